@@ -1,0 +1,190 @@
+"""The ``orca-conformance`` command: one ``cmd_<verb>`` handler per subcommand.
+
+Exit codes: 0 success; 1 the suite ran and found a failure (mismatch, divergence, lint
+problem); 2 bad input or usage (one line naming the file, key path and reason).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from . import __version__
+from .errors import InputError
+from .goldens import (compute_golden, first_difference, golden_path, orphans, read_golden,
+                      write_golden)
+from .progress import Progress
+from .scenario import Scenario, canonical_json
+from .suite import Suite
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_BAD_INPUT = 2
+
+
+def _print(*args: object) -> None:
+    print(*args, flush=True)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """Lint the suite: schema, unique ids, every scenario has a fresh golden, no orphans."""
+    suite = Suite.locate(args.suite)
+    scenarios = suite.scenarios()
+    if args.list:
+        for s in scenarios:
+            _print(s.id + ("  (slow)" if s.slow else ""))
+        return EXIT_OK
+    problems = []
+    for s in scenarios:
+        path = golden_path(suite.goldens_dir, s.id)
+        if not path.exists():
+            problems.append(f"{s.id}: no golden ({path.relative_to(suite.root)}); run: orca-conformance goldens regen {s.id}")
+            continue
+        golden = read_golden(path)
+        if golden.id != s.id:
+            problems.append(f"{path}: id {golden.id!r} does not match the scenario {s.id!r}")
+        elif golden.fingerprint != s.fingerprint:
+            problems.append(f"{s.id}: golden is stale (fingerprint {golden.fingerprint[:19]}... "
+                            f"vs scenario {s.fingerprint[:19]}...); regenerate it from the reference")
+    for orphan in orphans(suite.goldens_dir, [s.id for s in scenarios]):
+        problems.append(f"{orphan.relative_to(suite.root)}: orphan golden (no scenario has this id)")
+    for p in problems:
+        _print("FAIL", p)
+    _print(f"check: {len(scenarios)} scenarios, {len(problems)} problems")
+    if not scenarios:
+        _print("check: no scenarios found")
+        return EXIT_FAILED
+    return EXIT_FAILED if problems else EXIT_OK
+
+
+def cmd_expand(args: argparse.Namespace) -> int:
+    """Print the expanded scenario of one id (canonical JSON)."""
+    suite = Suite.locate(args.suite)
+    for s in suite.scenarios():
+        if s.id == args.id:
+            sys.stdout.write(canonical_json(s.expanded()).decode("ascii") + "\n")
+            return EXIT_OK
+    raise InputError("command line", "id", f"no scenario has the id {args.id!r} (see: orca-conformance check --list)")
+
+
+def _run_reference(scenarios: list[Scenario], suite: Suite):
+    total = sum(s.scene.steps + 1 for s in scenarios)
+    with Progress(total, "reference") as bar:
+        for s in scenarios:
+            started = time.perf_counter()
+            golden = compute_golden(s, suite.goldens_dir, on_step=lambda _k: bar.advance(label=s.id))
+            yield s, golden, time.perf_counter() - started
+
+
+def cmd_goldens_regen(args: argparse.Namespace) -> int:
+    """Regenerate goldens from the reference; atomic writes; report every change."""
+    suite = Suite.locate(args.suite)
+    scenarios = suite.select(args.ids, args.all)
+    started = time.perf_counter()
+    changed = 0
+    for s, golden, seconds in _run_reference(scenarios, suite):
+        path = golden_path(suite.goldens_dir, s.id)
+        old = read_golden(path) if path.exists() else None
+        if old is None:
+            verdict = "new"
+        else:
+            k = first_difference(old.hashes, golden.hashes)
+            if k is None and old.fingerprint == golden.fingerprint and old.figures == golden.figures:
+                _print(f"unchanged  {s.id}  ({seconds:.1f} s)")
+                continue
+            verdict = "changed" + (f" (first differing step {k})" if k is not None else " (fingerprint or figures only)")
+        write_golden(golden, path)
+        changed += 1
+        _print(f"{verdict:<10} {s.id}  ({seconds:.1f} s) -> {path.relative_to(suite.root)}")
+    _print(f"goldens regen: {len(scenarios)} scenarios, {changed} written, "
+           f"{time.perf_counter() - started:.1f} s")
+    return EXIT_OK
+
+
+def cmd_goldens_check(args: argparse.Namespace) -> int:
+    """Re-run the reference and compare with the goldens; fail on any difference."""
+    suite = Suite.locate(args.suite)
+    scenarios = suite.select(args.ids, args.all)
+    problems = 0
+    compared = 0
+    started = time.perf_counter()
+    everything = suite.scenarios()
+    skipped = [s for s in everything if s.slow and s not in scenarios and not args.ids]
+    for s, golden, seconds in _run_reference(scenarios, suite):
+        path = golden_path(suite.goldens_dir, s.id)
+        if not path.exists():
+            _print(f"MISSING   {s.id}: no golden at {path.relative_to(suite.root)}")
+            problems += 1
+            continue
+        old = read_golden(path)
+        if old.fingerprint != s.fingerprint:
+            _print(f"STALE     {s.id}: the scenario changed since its golden was made")
+            problems += 1
+            continue
+        k = first_difference(old.hashes, golden.hashes)
+        compared += len(golden.hashes)
+        if k is not None:
+            _print(f"MISMATCH  {s.id}: first differing step {k} ({seconds:.1f} s)")
+            problems += 1
+        else:
+            _print(f"ok        {s.id}  {len(golden.hashes)} states ({seconds:.1f} s)")
+    for s in skipped:
+        _print(f"SKIPPED   {s.id}: slow (add --all)")
+    if not args.ids:
+        for orphan in orphans(suite.goldens_dir, [s.id for s in everything]):
+            _print(f"ORPHAN    {orphan.relative_to(suite.root)}")
+            problems += 1
+    _print(f"goldens check: {len(scenarios)} scenarios, {compared} states compared, "
+           f"{problems} problems, {len(skipped)} skipped, {time.perf_counter() - started:.1f} s")
+    if compared == 0 and problems == 0:
+        _print("goldens check: nothing was compared")
+        return EXIT_FAILED
+    return EXIT_FAILED if problems else EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="orca-conformance",
+                                     description="Hash-matrix conformance suite for ORCA solver ports.")
+    parser.add_argument("--version", action="version", version=f"orca-conformance {__version__}")
+    parser.add_argument("--suite", metavar="DIR", help="folder holding scenarios/ and goldens/")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    p = sub.add_parser("check", help="lint the suite itself (schema, ids, goldens, orphans)")
+    p.add_argument("--list", action="store_true", help="print the scenario ids and stop")
+    p.set_defaults(handler=cmd_check)
+
+    p = sub.add_parser("expand", help="print the expanded scenario of one id")
+    p.add_argument("id")
+    p.set_defaults(handler=cmd_expand)
+
+    goldens = sub.add_parser("goldens", help="regenerate or check the goldens (reference only)")
+    gsub = goldens.add_subparsers(dest="goldens_command", metavar="ACTION")
+    gsub.required = True
+    for name, handler, text in (("regen", cmd_goldens_regen, "regenerate goldens from the reference"),
+                                ("check", cmd_goldens_check, "re-run the reference and compare")):
+        p = gsub.add_parser(name, help=text)
+        p.add_argument("ids", nargs="*", help="scenario ids or globs (default: all non-slow)")
+        p.add_argument("--all", action="store_true", help="include the slow scenarios")
+        p.set_defaults(handler=handler)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.handler(args)
+    except InputError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

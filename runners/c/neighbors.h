@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+// ORCA solver, C99 port of conformance/solver/neighbors.py: which obstacles and agents
+// constrain an agent, and in which order. The result does not depend on the data structure:
+// obstacles with SegmentDistanceSquared <= reach^2 ordered by (squared distance, index);
+// agents j != i with squared centre distance < neighborDistance^2, the maxNeighbors smallest
+// in the order (squared distance, index).
+
+#pragma once
+
+#include "vector.h"
+
+#include <stdbool.h>
+
+/// Cells are this much wider than the largest neighbour distance, so that neither the rounding
+/// of x / cell nor that of the squared distance can put a neighbour outside the 3x3 block.
+#define OC_CELL_MARGIN (1.0 + 1.0 / 1024.0)
+
+/// A two-sided static segment a-b in world coordinates.
+typedef struct ocSegment
+{
+	/// first end
+	ocVec2 a;
+	/// second end
+	ocVec2 b;
+} ocSegment;
+
+/// A neighbour found by a query: its squared distance and its index.
+typedef struct ocNeighbor
+{
+	/// squared distance (segment: SegmentDistanceSquared; agent: Dot(d, d) of the difference)
+	double distanceSquared;
+	/// index of the segment or agent
+	int index;
+} ocNeighbor;
+
+/// Uniform grid over agent positions, cells max(neighborDistance) * OC_CELL_MARGIN wide (opaque).
+typedef struct ocAgentGrid ocAgentGrid;
+
+/// Segments within reach of position, sorted by (squared distance, index); out holds
+/// segmentCount entries; returns the number found.
+OC_API int oc_ObstacleNeighbors(ocVec2 position, double reach, const ocSegment* segments, int segmentCount, ocNeighbor* out);
+
+/// Agent neighbours of agent by checking every agent (brute force); out holds
+/// min(maxNeighbors, count - 1) entries; returns the number found.
+OC_API int oc_AgentNeighbors(int agent, const ocVec2* positions, int count, double neighborDistance, int maxNeighbors, ocNeighbor* out);
+
+/// Creates an empty agent grid; NULL when out of memory.
+OC_API ocAgentGrid* oc_AgentGrid_Create(void);
+
+/// Frees an agent grid (NULL is allowed).
+OC_API void oc_AgentGrid_Destroy(ocAgentGrid* grid);
+
+/// Makes room for capacity agents so that Build of up to that many does not allocate.
+OC_API bool oc_AgentGrid_Reserve(ocAgentGrid* grid, int capacity);
+
+/// Sorts the agents into cells (copies the positions); false when out of memory.
+OC_API bool oc_AgentGrid_Build(ocAgentGrid* grid, const ocVec2* positions, int count, double maxNeighborDistance);
+
+/// Agent neighbours of agent from the built grid (same result as the reference AgentGrid);
+/// out holds min(maxNeighbors, count - 1) entries; returns the number found.
+OC_API int oc_AgentGrid_Neighbors(const ocAgentGrid* grid, int agent, double neighborDistance, int maxNeighbors, ocNeighbor* out);

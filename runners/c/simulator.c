@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: MIT
+// ORCA solver, C99 port of conformance/solver/simulator.py.
+
+#include "simulator.h"
+
+#include "constraint.h"
+#include "fallback.h"
+#include "linear_program.h"
+#include "neighbors.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+// Scratch of one phase-1 worker. Every array is sized by the simulator's capacities, so the
+// step never allocates. A threaded step would give each worker its own workspace.
+typedef struct ocWorkspace
+{
+	// constraint list: segmentCapacity + agentCapacity
+	ocHalfPlane* planes;
+	// fallback programs: segmentCapacity + agentCapacity
+	ocHalfPlane* program;
+	// agent neighbour list: agentCapacity
+	ocNeighbor* agentNeighbors;
+	// obstacle neighbour list: segmentCapacity
+	ocNeighbor* obstacleNeighbors;
+} ocWorkspace;
+
+struct ocSimulator
+{
+	// agents, parallel arrays by agent index
+	ocVec2* positions;
+	ocVec2* velocities;
+	ocVec2* preferred;
+	ocAgentParams* params;
+	// phase-1 results of Step
+	ocVec2* newVelocities;
+	int agentCount;
+	int agentCapacity;
+
+	ocSegment* segments;
+	int segmentCount;
+	int segmentCapacity;
+
+	// neighbour grid over the current positions, rebuilt when they changed
+	ocAgentGrid* grid;
+	bool gridValid;
+
+	ocWorkspace workspace;
+};
+
+ocSimulator* oc_Simulator_Create(void)
+{
+	ocSimulator* sim = (ocSimulator*)calloc(1, sizeof(ocSimulator));
+	if (sim == NULL)
+	{
+		return NULL;
+	}
+	sim->grid = oc_AgentGrid_Create();
+	if (sim->grid == NULL)
+	{
+		free(sim);
+		return NULL;
+	}
+	return sim;
+}
+
+void oc_Simulator_Destroy(ocSimulator* sim)
+{
+	if (sim == NULL)
+	{
+		return;
+	}
+	free(sim->positions);
+	free(sim->velocities);
+	free(sim->preferred);
+	free(sim->params);
+	free(sim->newVelocities);
+	free(sim->segments);
+	oc_AgentGrid_Destroy(sim->grid);
+	free(sim->workspace.planes);
+	free(sim->workspace.program);
+	free(sim->workspace.agentNeighbors);
+	free(sim->workspace.obstacleNeighbors);
+	free(sim);
+}
+
+// Grows *array to hold count elements of the given size; false (array untouched) on failure.
+static bool oc_Grow(void** array, int count, size_t size)
+{
+	void* p = realloc(*array, (size_t)count * size);
+	if (p == NULL)
+	{
+		return false;
+	}
+	*array = p;
+	return true;
+}
+
+static bool oc_GrowPlanes(ocSimulator* sim, int agentCapacity, int segmentCapacity)
+{
+	int planes = agentCapacity + segmentCapacity;
+	return oc_Grow((void**)&sim->workspace.planes, planes, sizeof(ocHalfPlane)) &&
+		   oc_Grow((void**)&sim->workspace.program, planes, sizeof(ocHalfPlane));
+}
+
+int oc_Simulator_AddAgent(ocSimulator* sim, ocVec2 position, const ocAgentParams* params, ocVec2 velocity)
+{
+	if (sim->agentCount == sim->agentCapacity)
+	{
+		int capacity = sim->agentCapacity < 16 ? 16 : 2 * sim->agentCapacity;
+		// The capacity is raised only when every array has grown, so a failure leaves a
+		// consistent simulator (some arrays merely larger).
+		if (oc_Grow((void**)&sim->positions, capacity, sizeof(ocVec2)) == false ||
+			oc_Grow((void**)&sim->velocities, capacity, sizeof(ocVec2)) == false ||
+			oc_Grow((void**)&sim->preferred, capacity, sizeof(ocVec2)) == false ||
+			oc_Grow((void**)&sim->params, capacity, sizeof(ocAgentParams)) == false ||
+			oc_Grow((void**)&sim->newVelocities, capacity, sizeof(ocVec2)) == false ||
+			oc_Grow((void**)&sim->workspace.agentNeighbors, capacity, sizeof(ocNeighbor)) == false ||
+			oc_GrowPlanes(sim, capacity, sim->segmentCapacity) == false ||
+			oc_AgentGrid_Reserve(sim->grid, capacity) == false)
+		{
+			return -1;
+		}
+		sim->agentCapacity = capacity;
+	}
+
+	int index = sim->agentCount;
+	sim->positions[index] = position;
+	sim->velocities[index] = velocity;
+	sim->preferred[index] = oc_MakeVec2(0.0, 0.0);
+	sim->params[index] = *params;
+	sim->agentCount += 1;
+	sim->gridValid = false;
+	return index;
+}
+
+int oc_Simulator_AddSegment(ocSimulator* sim, ocVec2 a, ocVec2 b)
+{
+	if (sim->segmentCount == sim->segmentCapacity)
+	{
+		int capacity = sim->segmentCapacity < 16 ? 16 : 2 * sim->segmentCapacity;
+		if (oc_Grow((void**)&sim->segments, capacity, sizeof(ocSegment)) == false ||
+			oc_Grow((void**)&sim->workspace.obstacleNeighbors, capacity, sizeof(ocNeighbor)) == false ||
+			oc_GrowPlanes(sim, sim->agentCapacity, capacity) == false)
+		{
+			return -1;
+		}
+		sim->segmentCapacity = capacity;
+	}
+
+	int index = sim->segmentCount;
+	sim->segments[index].a = a;
+	sim->segments[index].b = b;
+	sim->segmentCount += 1;
+	return index;
+}
+
+int oc_Simulator_GetAgentCount(const ocSimulator* sim)
+{
+	return sim->agentCount;
+}
+
+int oc_Simulator_GetSegmentCount(const ocSimulator* sim)
+{
+	return sim->segmentCount;
+}
+
+ocVec2 oc_Simulator_GetPosition(const ocSimulator* sim, int agent)
+{
+	assert(0 <= agent && agent < sim->agentCount);
+	return sim->positions[agent];
+}
+
+void oc_Simulator_SetPosition(ocSimulator* sim, int agent, ocVec2 position)
+{
+	assert(0 <= agent && agent < sim->agentCount);
+	sim->positions[agent] = position;
+	sim->gridValid = false;
+}
+
+ocVec2 oc_Simulator_GetVelocity(const ocSimulator* sim, int agent)
+{
+	assert(0 <= agent && agent < sim->agentCount);
+	return sim->velocities[agent];
+}
+
+void oc_Simulator_SetVelocity(ocSimulator* sim, int agent, ocVec2 velocity)
+{
+	assert(0 <= agent && agent < sim->agentCount);
+	sim->velocities[agent] = velocity;
+}
+
+ocVec2 oc_Simulator_GetPreferredVelocity(const ocSimulator* sim, int agent)
+{
+	assert(0 <= agent && agent < sim->agentCount);
+	return sim->preferred[agent];
+}
+
+void oc_Simulator_SetPreferredVelocity(ocSimulator* sim, int agent, ocVec2 velocity)
+{
+	assert(0 <= agent && agent < sim->agentCount);
+	sim->preferred[agent] = velocity;
+}
+
+ocAgentParams oc_Simulator_GetAgentParams(const ocSimulator* sim, int agent)
+{
+	assert(0 <= agent && agent < sim->agentCount);
+	return sim->params[agent];
+}
+
+void oc_Simulator_SetAgentParams(ocSimulator* sim, int agent, const ocAgentParams* params)
+{
+	assert(0 <= agent && agent < sim->agentCount);
+	sim->params[agent] = *params;
+	// the cell width depends on the largest neighbour distance
+	sim->gridValid = false;
+}
+
+void oc_Simulator_GetPositions(const ocSimulator* sim, ocVec2* out)
+{
+	if (sim->agentCount > 0)
+	{
+		memcpy(out, sim->positions, (size_t)sim->agentCount * sizeof(ocVec2));
+	}
+}
+
+void oc_Simulator_GetVelocities(const ocSimulator* sim, ocVec2* out)
+{
+	if (sim->agentCount > 0)
+	{
+		memcpy(out, sim->velocities, (size_t)sim->agentCount * sizeof(ocVec2));
+	}
+}
+
+void oc_Simulator_SetPreferredVelocities(ocSimulator* sim, const ocVec2* velocities)
+{
+	if (sim->agentCount > 0)
+	{
+		memcpy(sim->preferred, velocities, (size_t)sim->agentCount * sizeof(ocVec2));
+	}
+}
+
+// Builds the neighbour grid over the current positions unless it is up to date. Never
+// allocates: AddAgent reserved the grid for the agent capacity.
+static void oc_Simulator_PrepareGrid(ocSimulator* sim)
+{
+	if (sim->gridValid)
+	{
+		return;
+	}
+
+	// max(neighborDistance) as Python's max(): the first value, replaced only by a strictly
+	// greater one (this fixes the outcome when a NaN is present).
+	double widest = 0.0;
+	for (int i = 0; i < sim->agentCount; ++i)
+	{
+		double nd = sim->params[i].neighborDistance;
+		if (i == 0 || nd > widest)
+		{
+			widest = nd;
+		}
+	}
+
+	bool built = oc_AgentGrid_Build(sim->grid, sim->positions, sim->agentCount, widest);
+	assert(built);
+	(void)built;
+	sim->gridValid = true;
+}
+
+// Constraint list of agent i into planes: obstacles within reach by (d2, index), which are
+// hard, then agent neighbours by (d2, index). Returns the count; the grid must be current.
+static int oc_Simulator_BuildConstraints(ocSimulator* sim, ocWorkspace* ws, int i, double dt, ocHalfPlane* planes,
+										 int* hardCount)
+{
+	const ocAgentParams* prm = sim->params + i;
+	ocVec2 position = sim->positions[i];
+	int count = 0;
+
+	if (sim->segmentCount > 0)
+	{
+		// obstacleHorizon * maxSpeed + radius: product, then sum (never fused).
+		double reach = prm->timeHorizonObst * prm->maxSpeed + prm->radius;
+		int found = oc_ObstacleNeighbors(position, reach, sim->segments, sim->segmentCount, ws->obstacleNeighbors);
+		for (int k = 0; k < found; ++k)
+		{
+			const ocSegment* segment = sim->segments + ws->obstacleNeighbors[k].index;
+			planes[count++] = oc_SegmentConstraint(oc_Sub(segment->a, position), oc_Sub(segment->b, position),
+												   prm->radius, prm->timeHorizonObst, dt);
+		}
+	}
+	*hardCount = count;
+
+	int found = oc_AgentGrid_Neighbors(sim->grid, i, prm->neighborDistance, prm->maxNeighbors, ws->agentNeighbors);
+	if (found > 0)
+	{
+		ocVec2 velocity = sim->velocities[i];
+		double radius = prm->radius;
+		double tau = prm->timeHorizon;
+		for (int k = 0; k < found; ++k)
+		{
+			int j = ws->agentNeighbors[k].index;
+			planes[count++] = oc_AgentConstraint(oc_Sub(sim->positions[j], position), radius + sim->params[j].radius,
+												 tau, dt, velocity, sim->velocities[j]);
+		}
+	}
+	return count;
+}
+
+static ocVec2 oc_Simulator_ComputeVelocity(ocSimulator* sim, ocWorkspace* ws, int i, double dt)
+{
+	int hardCount;
+	int count = oc_Simulator_BuildConstraints(sim, ws, i, dt, ws->planes, &hardCount);
+	double speed = sim->params[i].maxSpeed;
+	ocSolveResult result = oc_SolveClosest(ws->planes, count, speed, sim->preferred[i]);
+	if (result.failed >= 0)
+	{
+		return oc_Relax(ws->planes, count, hardCount, speed, result.failed, ws->program);
+	}
+	return result.velocity;
+}
+
+int oc_Simulator_Constraints(ocSimulator* sim, int agent, double dt, ocHalfPlane* out, int* hardCount)
+{
+	assert(0 <= agent && agent < sim->agentCount);
+	oc_Simulator_PrepareGrid(sim);
+	return oc_Simulator_BuildConstraints(sim, &sim->workspace, agent, dt, out, hardCount);
+}
+
+ocVec2 oc_Simulator_NewVelocity(ocSimulator* sim, int agent, double dt)
+{
+	assert(0 <= agent && agent < sim->agentCount);
+	oc_Simulator_PrepareGrid(sim);
+	return oc_Simulator_ComputeVelocity(sim, &sim->workspace, agent, dt);
+}
+
+void oc_Simulator_NewVelocities(ocSimulator* sim, double dt, int first, int count, ocVec2* out)
+{
+	if (count <= 0)
+	{
+		return;
+	}
+	assert(0 <= first && first + count <= sim->agentCount);
+
+	// Agents are independent in phase 1: each reads only the start-of-step state, so any
+	// split of the index range gives the same bits.
+	oc_Simulator_PrepareGrid(sim);
+	ocWorkspace* ws = &sim->workspace;
+	for (int k = 0; k < count; ++k)
+	{
+		out[k] = oc_Simulator_ComputeVelocity(sim, ws, first + k, dt);
+	}
+}
+
+void oc_Simulator_Apply(ocSimulator* sim, const ocVec2* newVelocities, double dt)
+{
+	for (int i = 0; i < sim->agentCount; ++i)
+	{
+		ocVec2 v = newVelocities[i];
+		sim->velocities[i] = v;
+
+		// position + velocity * dt per component: product, then sum (never fused).
+		sim->positions[i] = oc_Add(sim->positions[i], oc_Scale(v, dt));
+	}
+	sim->gridValid = false;
+}
+
+void oc_Simulator_Step(ocSimulator* sim, double dt)
+{
+	if (sim->agentCount == 0)
+	{
+		return;
+	}
+
+	// Phase 1 for every agent into scratch, from the start-of-step state; then phase 2.
+	oc_Simulator_NewVelocities(sim, dt, 0, sim->agentCount, sim->newVelocities);
+	oc_Simulator_Apply(sim, sim->newVelocities, dt);
+}

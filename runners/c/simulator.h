@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+// ORCA solver, C99 port of conformance/solver/simulator.py: per-agent state, constraint
+// assembly and the synchronous step.
+//
+// Step(dt): (1) every agent's new velocity is computed from the start-of-step state;
+// (2) every agent sets velocity = new velocity, then position = position + velocity * dt,
+// component by component. Zero agents is a no-op. The simulator owns growable arrays; they
+// grow only in AddAgent/AddSegment, so Step and NewVelocities never allocate.
+
+#pragma once
+
+#include "halfplane.h"
+
+#include <stdbool.h>
+
+/// Per-agent public parameters of the text.
+typedef struct ocAgentParams
+{
+	/// agent radius
+	double radius;
+	/// speed limit (radius of the velocity disc)
+	double maxSpeed;
+	/// agents closer than this (strictly) are neighbour candidates
+	double neighborDistance;
+	/// at most this many agent neighbours, the nearest by (squared distance, index)
+	int maxNeighbors;
+	/// time horizon against agents
+	double timeHorizon;
+	/// time horizon against static segments
+	double timeHorizonObst;
+} ocAgentParams;
+
+/// The simulator: agents (index order is agent order) plus static two-sided segments (opaque).
+typedef struct ocSimulator ocSimulator;
+
+/// Creates an empty simulator; NULL when out of memory.
+OC_API ocSimulator* oc_Simulator_Create(void);
+
+/// Frees a simulator and everything it owns (NULL is allowed).
+OC_API void oc_Simulator_Destroy(ocSimulator* sim);
+
+/// Appends an agent (preferred velocity zero); returns its index, or -1 when out of memory.
+OC_API int oc_Simulator_AddAgent(ocSimulator* sim, ocVec2 position, const ocAgentParams* params, ocVec2 velocity);
+
+/// Appends a static segment a-b (world coordinates); returns its index, or -1 when out of memory.
+OC_API int oc_Simulator_AddSegment(ocSimulator* sim, ocVec2 a, ocVec2 b);
+
+/// Number of agents.
+OC_API int oc_Simulator_GetAgentCount(const ocSimulator* sim);
+
+/// Number of segments.
+OC_API int oc_Simulator_GetSegmentCount(const ocSimulator* sim);
+
+/// Position of an agent.
+OC_API ocVec2 oc_Simulator_GetPosition(const ocSimulator* sim, int agent);
+
+/// Sets the position of an agent.
+OC_API void oc_Simulator_SetPosition(ocSimulator* sim, int agent, ocVec2 position);
+
+/// Velocity of an agent.
+OC_API ocVec2 oc_Simulator_GetVelocity(const ocSimulator* sim, int agent);
+
+/// Sets the velocity of an agent.
+OC_API void oc_Simulator_SetVelocity(ocSimulator* sim, int agent, ocVec2 velocity);
+
+/// Preferred velocity of an agent.
+OC_API ocVec2 oc_Simulator_GetPreferredVelocity(const ocSimulator* sim, int agent);
+
+/// Sets the preferred velocity of an agent.
+OC_API void oc_Simulator_SetPreferredVelocity(ocSimulator* sim, int agent, ocVec2 velocity);
+
+/// Parameters of an agent.
+OC_API ocAgentParams oc_Simulator_GetAgentParams(const ocSimulator* sim, int agent);
+
+/// Sets the parameters of an agent.
+OC_API void oc_Simulator_SetAgentParams(ocSimulator* sim, int agent, const ocAgentParams* params);
+
+/// Copies every agent's position into out (GetAgentCount entries).
+OC_API void oc_Simulator_GetPositions(const ocSimulator* sim, ocVec2* out);
+
+/// Copies every agent's velocity into out (GetAgentCount entries).
+OC_API void oc_Simulator_GetVelocities(const ocSimulator* sim, ocVec2* out);
+
+/// Sets every agent's preferred velocity from velocities (GetAgentCount entries).
+OC_API void oc_Simulator_SetPreferredVelocities(ocSimulator* sim, const ocVec2* velocities);
+
+/// Constraint list of an agent (obstacles first, then agents) for step dt into out, which holds
+/// GetSegmentCount + GetAgentCount planes; returns the count and stores the hard count.
+OC_API int oc_Simulator_Constraints(ocSimulator* sim, int agent, double dt, ocHalfPlane* out, int* hardCount);
+
+/// Phase 1 for one agent: its velocity for step dt from the current state.
+OC_API ocVec2 oc_Simulator_NewVelocity(ocSimulator* sim, int agent, double dt);
+
+/// Phase 1 for the agents first .. first+count-1 into out[0 .. count-1]; any split gives the
+/// same bits. Not reentrant: calls on one simulator must not run concurrently.
+OC_API void oc_Simulator_NewVelocities(ocSimulator* sim, double dt, int first, int count, ocVec2* out);
+
+/// Phase 2 for every agent: velocity = newVelocities[i], then position += velocity * dt.
+OC_API void oc_Simulator_Apply(ocSimulator* sim, const ocVec2* newVelocities, double dt);
+
+/// One synchronous step of every agent (phase 1 for all, then phase 2); never allocates.
+OC_API void oc_Simulator_Step(ocSimulator* sim, double dt);

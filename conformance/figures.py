@@ -102,7 +102,7 @@ class FigureRecorder:
     def figures(self) -> dict:
         """JSON-ready figures of the whole run."""
         arrivals = self.arrival_step
-        everyone = bool(arrivals) and all(a is not None for a in arrivals)
+        everyone = all(a is not None for a in arrivals)  # vacuously true with no agents
         return {
             "states": self.states,
             "max_overlap": self.max_overlap,
@@ -110,7 +110,7 @@ class FigureRecorder:
             "final_overlap": self.final_overlap,
             "max_wall_overlap": self.max_wall_overlap,
             "arrived": sum(a is not None for a in arrivals),
-            "arrival_step": max(arrivals) if everyone else None,  # type: ignore[type-var]
+            "arrival_step": max(arrivals, default=0) if everyone else None,  # type: ignore[type-var]
             "final_max_speed": self.final_max_speed,
             "passed_each_other": self.passed_each_other if self._axis is not None else None,
             "final_gap": self.final_gap,

@@ -282,9 +282,10 @@ bool oc_AgentGrid_Build(ocAgentGrid* grid, const ocVec2* positions, int count, d
 		double qx = positions[i].x / cell;
 		double qy = positions[i].y / cell;
 
-		// Outside +-2^62 the integers do not fit; this needs cells below 2^-40 of the
-		// coordinates (or non-finite positions), where the 3x3 argument itself no longer
-		// holds. Scanning every agent then gives the normative (brute-force) result.
+		// Outside +-2^62 the cell integers do not fit in int64. That takes cells narrower
+		// than 2^-41 of the coordinates, or non-finite positions (where the reference's
+		// floor raises instead). Scanning every agent then gives the normative brute-force
+		// result; the neighbour set does not depend on the structure that finds it.
 		if (!(qx > -OC_CELL_LIMIT && qx < OC_CELL_LIMIT && qy > -OC_CELL_LIMIT && qy < OC_CELL_LIMIT))
 		{
 			grid->mode = ocGridScanAll;
@@ -353,6 +354,37 @@ bool oc_AgentGrid_Build(ocAgentGrid* grid, const ocVec2* positions, int count, d
 	return true;
 }
 
+// Scans one cell's agents for neighbours of agent (at pi). *bound is the largest squared
+// distance that can still enter: the limit until out is full, then the last entry's.
+static inline void oc_ScanCell(const ocGridEntry* entry, const ocGridEntry* end, int agent, ocVec2 pi, double limit,
+							   ocNeighbor* out, int* n, int cap, double* bound)
+{
+	for (; entry < end; ++entry)
+	{
+		// pj - pi, then Dot(d, d): the reference's squared distance.
+		ocVec2 d = oc_Sub(entry->position, pi);
+		double d2 = oc_Dot(d, d);
+
+		// Early rejection only; the exact tests follow (strict d2 < limit, ties by index).
+		if (d2 > *bound)
+		{
+			continue;
+		}
+
+		int j = entry->index;
+		if (j == agent || !(d2 < limit))
+		{
+			continue;
+		}
+
+		oc_InsertNeighbor(out, n, cap, d2, j);
+		if (*n == cap)
+		{
+			*bound = out[cap - 1].distanceSquared;
+		}
+	}
+}
+
 int oc_AgentGrid_Neighbors(const ocAgentGrid* grid, int agent, double neighborDistance, int maxNeighbors, ocNeighbor* out)
 {
 	if (maxNeighbors <= 0 || neighborDistance <= 0.0 || grid->mode == ocGridEmpty)
@@ -368,56 +400,29 @@ int oc_AgentGrid_Neighbors(const ocAgentGrid* grid, int agent, double neighborDi
 
 	ocVec2 pi = grid->positions[agent];
 	double limit = neighborDistance * neighborDistance;
+	double bound = limit;
 	int n = 0;
 
 	if (grid->mode == ocGridScanAll)
 	{
-		for (int j = 0; j < grid->count; ++j)
-		{
-			if (j == agent)
-			{
-				continue;
-			}
-			ocVec2 d = oc_Sub(grid->entries[j].position, pi);
-			double d2 = oc_Dot(d, d);
-			if (d2 < limit)
-			{
-				oc_InsertNeighbor(out, &n, cap, d2, j);
-			}
-		}
+		oc_ScanCell(grid->entries, grid->entries + grid->count, agent, pi, limit, out, &n, cap, &bound);
 		return n;
 	}
 
+	// The 3x3 block around the agent's cell. The scan order does not change the result (it is
+	// the first cap candidates by (d2, index)); the agent's own cell goes first so that the
+	// bound tightens early.
+	static const int offsets[9][2] = { { 0, 0 },  { -1, -1 }, { -1, 0 }, { -1, 1 }, { 0, -1 },
+									   { 0, 1 }, { 1, -1 },  { 1, 0 },  { 1, 1 } };
 	int64_t cx = grid->cellX[agent];
 	int64_t cy = grid->cellY[agent];
-	for (int64_t gx = cx - 1; gx <= cx + 1; ++gx)
+	for (int k = 0; k < 9; ++k)
 	{
-		for (int64_t gy = cy - 1; gy <= cy + 1; ++gy)
+		const ocGridSlot* slot = oc_FindSlot(grid, cx + offsets[k][0], cy + offsets[k][1]);
+		if (slot != NULL)
 		{
-			const ocGridSlot* slot = oc_FindSlot(grid, gx, gy);
-			if (slot == NULL)
-			{
-				continue;
-			}
-
 			const ocGridEntry* entry = grid->entries + slot->start;
-			const ocGridEntry* end = entry + slot->count;
-			for (; entry < end; ++entry)
-			{
-				int j = entry->index;
-				if (j == agent)
-				{
-					continue;
-				}
-
-				// pj - pi, then Dot(d, d): the reference's squared distance.
-				ocVec2 d = oc_Sub(entry->position, pi);
-				double d2 = oc_Dot(d, d);
-				if (d2 < limit)
-				{
-					oc_InsertNeighbor(out, &n, cap, d2, j);
-				}
-			}
+			oc_ScanCell(entry, entry + slot->count, agent, pi, limit, out, &n, cap, &bound);
 		}
 	}
 	return n;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The linear programs against vertex-enumeration brute force on many random sets.
 
-    python bench/lp_bruteforce.py [--sets 100000] [--seed N]
+    python tools/lp_bruteforce.py [--sets 100000] [--seed N]
 
 The normative text claims agreement on over 10^5 random constraint sets (the optimum when the
 program is feasible, the minimum largest penetration when it is not).  This script runs that

@@ -1,0 +1,97 @@
+"""Behaviour checks of the text, over the figures stored in the goldens and each ``expect:``.
+
+The figures were measured by the reference while it made the golden, so these tests cost no
+simulation; ``goldens check`` (in CI) proves that the goldens still match the reference.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conformance.goldens import golden_path, read_golden
+from conformance.scenario import Scenario, load_suite
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = load_suite(ROOT / "scenarios")
+THE_TEXTS_KINDS = ("antipodal-circle", "crossing-blocks", "wall-gap", "two-way-corridor")
+
+
+def figures_of(scenario: Scenario) -> dict:
+    path = golden_path(ROOT / "goldens", scenario.id)
+    if not path.exists():
+        if scenario.slow:
+            pytest.skip(f"{scenario.id}: slow scenario without a golden yet (orca-conformance goldens regen --all)")
+        pytest.fail(f"{scenario.id}: no golden")
+    golden = read_golden(path)
+    assert golden.fingerprint == scenario.fingerprint, f"{scenario.id}: stale golden"
+    return golden.figures
+
+
+def check_expectations(scenario: Scenario, fig: dict) -> list[str]:
+    """Every violated bound of the scenario's expect block, as readable lines."""
+    problems = []
+    exp = scenario.expect
+    if "arrival_within" in exp:
+        if fig["arrival_step"] is None:
+            problems.append(f"only {fig['arrived']} of {len(scenario.scene.agents)} agents arrived")
+        elif fig["arrival_step"] > exp["arrival_within"]:
+            problems.append(f"arrived at step {fig['arrival_step']} > {exp['arrival_within']}")
+    for key in ("max_overlap", "max_wall_overlap", "final_overlap"):
+        if key in exp and fig[key] > exp[key]:
+            problems.append(f"{key} {fig[key]:.4f} > {exp[key]}")
+    if exp.get("face_to_face"):
+        a, b = scenario.scene.agents
+        touching = a.params.radius + b.params.radius
+        if fig["passed_each_other"] is not False:
+            problems.append("the agents passed each other")
+        if fig["arrived"] != 0:
+            problems.append("an agent arrived")
+        if fig["final_max_speed"] > 1e-3:
+            problems.append(f"still moving at {fig['final_max_speed']}")
+        if not touching <= fig["final_gap"] <= touching * 1.01:
+            problems.append(f"final gap {fig['final_gap']} is not face to face ({touching})")
+    if exp.get("fallback_used") and fig["fallbacks"] == 0:
+        problems.append("the fallback never ran")
+    if exp.get("hard_fallback_used") and fig["hard_fallbacks"] == 0:
+        problems.append("the hard-prefix fallback never ran")
+    return problems
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.id for s in SCENARIOS])
+def test_scenario_meets_its_expectations(scenario: Scenario) -> None:
+    fig = figures_of(scenario)
+    print(scenario.id, {k: fig[k] for k in ("max_overlap", "arrival_step", "fallbacks")})
+    assert fig["states"] == scenario.scene.steps + 1
+    assert check_expectations(scenario, fig) == []
+
+
+def test_the_texts_four_kinds_are_present_and_bounded() -> None:
+    for kind in THE_TEXTS_KINDS:
+        found = [s for s in SCENARIOS if kind in s.id]
+        assert found, kind
+        for s in found:
+            assert "arrival_within" in s.expect and "max_overlap" in s.expect, s.id
+            text_bound = 0.1
+            if kind == "antipodal-circle":
+                text_bound = 0.75 if len(s.scene.agents) >= 1000 else 0.5
+            assert s.expect["max_overlap"] <= text_bound, s.id
+
+
+def test_sizes_the_issue_asks_for() -> None:
+    sizes = {s.id: len(s.scene.agents) for s in SCENARIOS}
+    assert sizes["orca/antipodal-circle-100"] == 100
+    assert sizes["orca/antipodal-circle-300"] == 300
+    assert sizes["orca/antipodal-circle-1000"] == 1000
+    assert sizes["orca/crossing-blocks"] >= 100
+    assert sizes["orca/wall-gap"] >= 40 and sizes["orca/two-way-corridor"] >= 80
+
+
+def test_checker_catches_violations() -> None:
+    head_on = next(s for s in SCENARIOS if s.id == "orca/head-on-exact")
+    bad = {"arrival_step": None, "arrived": 1, "max_overlap": 0.2, "max_wall_overlap": 0.0,
+           "final_overlap": 0.0, "passed_each_other": True, "final_max_speed": 1.0, "final_gap": 3.0,
+           "fallbacks": 0, "hard_fallbacks": 0}
+    problems = check_expectations(head_on, bad)
+    assert len(problems) == 5, problems

@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import __version__
+from . import __version__, vectors
 from .errors import InputError
 from .goldens import (compute_golden, first_difference, golden_path, orphans, read_golden,
                       write_golden)
@@ -51,6 +51,12 @@ def cmd_check(args: argparse.Namespace) -> int:
                             f"vs scenario {s.fingerprint[:19]}...); regenerate it from the reference")
     for orphan in orphans(suite.goldens_dir, [s.id for s in scenarios]):
         problems.append(f"{orphan.relative_to(suite.root)}: orphan golden (no scenario has this id)")
+    for family in vectors.FAMILIES:
+        path = vectors.vector_path(suite.goldens_dir / "vectors", family.name)
+        if not path.exists():
+            problems.append(f"vectors/{path.name}: missing; run: orca-conformance goldens regen")
+        else:
+            vectors.read_vectors(path)
     for p in problems:
         _print("FAIL", p)
     _print(f"check: {len(scenarios)} scenarios, {len(problems)} problems")
@@ -99,6 +105,11 @@ def cmd_goldens_regen(args: argparse.Namespace) -> int:
         write_golden(golden, path)
         changed += 1
         _print(f"{verdict:<10} {s.id}  ({seconds:.1f} s) -> {path.relative_to(suite.root)}")
+    if not args.ids:
+        for name, verdict in vectors.regenerate_all(suite.goldens_dir / "vectors"):
+            if verdict != "unchanged":
+                changed += 1
+            _print(f"{verdict:<10} vectors/{name}")
     _print(f"goldens regen: {len(scenarios)} scenarios, {changed} written, "
            f"{time.perf_counter() - started:.1f} s")
     return EXIT_OK
@@ -131,6 +142,13 @@ def cmd_goldens_check(args: argparse.Namespace) -> int:
             problems += 1
         else:
             _print(f"ok        {s.id}  {len(golden.hashes)} states ({seconds:.1f} s)")
+    if not args.ids:
+        vector_problems = vectors.check_all(suite.goldens_dir / "vectors")
+        for problem in vector_problems:
+            _print(f"VECTORS   {problem}")
+        problems += len(vector_problems)
+        if not vector_problems:
+            _print(f"ok        vectors: {len(vectors.FAMILIES)} families")
     for s in skipped:
         _print(f"SKIPPED   {s.id}: slow (add --all)")
     if not args.ids:

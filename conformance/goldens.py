@@ -94,9 +94,14 @@ def read_golden(path: Path) -> Golden:
 
 
 def write_golden(golden: Golden, path: Path) -> None:
-    """Atomic write: a temporary file in the same folder, fsync, then rename over the target."""
+    """Atomic write of a golden file."""
+    write_json_atomic(path, golden.to_json())
+
+
+def write_json_atomic(path: Path, data: object) -> None:
+    """A temporary file in the same folder, fsync, then rename over the target."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(golden.to_json(), indent=1, sort_keys=False) + "\n"
+    text = json.dumps(data, indent=1, sort_keys=False) + "\n"
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:

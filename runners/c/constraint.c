@@ -9,31 +9,7 @@
 
 ocHalfPlane oc_AgentConstraint(ocVec2 a, double radius, double tau, double dt, ocVec2 velocityA, ocVec2 velocityB)
 {
-	ocVec2 x = oc_Sub(velocityA, velocityB);
-	ocVec2 u, n;
-
-	if (oc_Dot(a, a) <= radius * radius)
-	{
-		// Overlap: the support form on the capsule cut off at one time step (tau -> dt).
-		ocSupport support = oc_SupportDistance(a, a, radius, dt, x, true);
-		n = support.normal;
-
-		// u = -d n formed component-wise as n * (-d), like the reference.
-		u = oc_Scale(n, -support.distance);
-	}
-	else
-	{
-		ocCaseForm form = oc_AgentCaseForm(a, radius, tau, x);
-		u = form.u;
-		n = form.normal;
-	}
-
-	ocHalfPlane plane;
-
-	// vA + u * 1/2: the product and the sum round separately (never fused).
-	plane.point = oc_Add(velocityA, oc_Scale(u, OC_RESPONSIBILITY));
-	plane.normal = n;
-	return plane;
+	return oc_AgentConstraintInline(a, radius, tau, dt, velocityA, velocityB);
 }
 
 ocHalfPlane oc_SegmentConstraint(ocVec2 a, ocVec2 b, double radius, double tau, double dt)

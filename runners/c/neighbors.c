@@ -5,6 +5,7 @@
 
 #include "obstacle.h"
 
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,6 +70,7 @@ int oc_AgentNeighbors(int agent, const ocVec2* positions, int count, double neig
 		return 0;
 	}
 
+	assert(0 <= agent && agent < count);
 	ocVec2 pi = positions[agent];
 	double limit = neighborDistance * neighborDistance;
 	int n = 0;
@@ -89,6 +91,9 @@ int oc_AgentNeighbors(int agent, const ocVec2* positions, int count, double neig
 }
 
 // Grid -----------------------------------------------------------------------------------------
+//
+// Only which candidates are looked at depends on the structure; each candidate's squared
+// distance and the (d2, index) selection are those of the reference, so the result is the same.
 
 // Cell coordinates beyond this magnitude are not hashed (see oc_AgentGrid_Build).
 #define OC_CELL_LIMIT 4611686018427387904.0 // 2^62
@@ -97,7 +102,7 @@ enum
 {
 	// no cell is positive wide: no agent has neighbours
 	ocGridEmpty = 0,
-	// agents hashed by cell
+	// agents sorted by cell
 	ocGridCells = 1,
 	// cell coordinates out of range (absurdly small cells or non-finite positions): scan all
 	ocGridScanAll = 2,
@@ -109,34 +114,50 @@ typedef struct ocGridEntry
 	int index;
 } ocGridEntry;
 
+// Hash slot of an occupied cell.
 typedef struct ocGridSlot
 {
 	int64_t cx, cy;
-	int start;
-	// agents in the cell; 0 marks a free slot
-	int count;
+	// cell id + 1; 0 marks a free slot
+	int cell;
 } ocGridSlot;
+
+// An occupied cell.
+typedef struct ocGridCell
+{
+	int64_t cx, cy;
+	// its agents are entries[start .. start + count)
+	int start;
+	int count;
+	// bounding box of its agents' positions
+	double minX, minY, maxX, maxY;
+	// ids of the occupied cells of the 3x3 block around it (itself first), -1 where empty
+	int around[9];
+} ocGridCell;
 
 struct ocAgentGrid
 {
 	int capacity;
 	int count;
 	int mode;
+	int cellCount;
 	double cell;
 
 	// per agent, by agent index
 	ocVec2* positions;
 	int64_t* cellX;
 	int64_t* cellY;
-	int* slotOf;
+	int* cellOf;
 
 	// agents sorted by cell (ascending index within a cell)
 	ocGridEntry* entries;
 
-	// open-addressing hash of occupied cells, slotMask + 1 >= 2 * capacity slots
+	// occupied cells, at most one per agent
+	ocGridCell* cells;
+
+	// open-addressing hash of the occupied cells, slotMask + 1 >= 2 * capacity slots
 	ocGridSlot* slots;
 	int slotMask;
-	int* usedSlots;
 };
 
 ocAgentGrid* oc_AgentGrid_Create(void)
@@ -150,10 +171,10 @@ static void oc_AgentGrid_FreeArrays(ocAgentGrid* grid)
 	free(grid->positions);
 	free(grid->cellX);
 	free(grid->cellY);
-	free(grid->slotOf);
+	free(grid->cellOf);
 	free(grid->entries);
+	free(grid->cells);
 	free(grid->slots);
-	free(grid->usedSlots);
 }
 
 void oc_AgentGrid_Destroy(ocAgentGrid* grid)
@@ -184,12 +205,12 @@ bool oc_AgentGrid_Reserve(ocAgentGrid* grid, int capacity)
 	next.positions = (ocVec2*)malloc(n * sizeof(ocVec2));
 	next.cellX = (int64_t*)malloc(n * sizeof(int64_t));
 	next.cellY = (int64_t*)malloc(n * sizeof(int64_t));
-	next.slotOf = (int*)malloc(n * sizeof(int));
+	next.cellOf = (int*)malloc(n * sizeof(int));
 	next.entries = (ocGridEntry*)malloc(n * sizeof(ocGridEntry));
+	next.cells = (ocGridCell*)malloc(n * sizeof(ocGridCell));
 	next.slots = (ocGridSlot*)malloc((size_t)slotCount * sizeof(ocGridSlot));
-	next.usedSlots = (int*)malloc(n * sizeof(int));
-	if (next.positions == NULL || next.cellX == NULL || next.cellY == NULL || next.slotOf == NULL ||
-		next.entries == NULL || next.slots == NULL || next.usedSlots == NULL)
+	if (next.positions == NULL || next.cellX == NULL || next.cellY == NULL || next.cellOf == NULL ||
+		next.entries == NULL || next.cells == NULL || next.slots == NULL)
 	{
 		oc_AgentGrid_FreeArrays(&next);
 		return false;
@@ -200,6 +221,7 @@ bool oc_AgentGrid_Reserve(ocAgentGrid* grid, int capacity)
 	next.capacity = capacity;
 	next.slotMask = slotCount - 1;
 	next.count = 0;
+	next.cellCount = 0;
 	next.mode = ocGridEmpty;
 	*grid = next;
 	return true;
@@ -227,20 +249,21 @@ static inline int64_t oc_FloorToInt(double q)
 	return c;
 }
 
-static inline const ocGridSlot* oc_FindSlot(const ocAgentGrid* grid, int64_t cx, int64_t cy)
+// Id of the occupied cell (cx, cy), or -1.
+static inline int oc_FindCell(const ocAgentGrid* grid, int64_t cx, int64_t cy)
 {
 	uint32_t mask = (uint32_t)grid->slotMask;
 	uint32_t s = oc_HashCell(cx, cy) & mask;
 	for (;;)
 	{
 		const ocGridSlot* slot = grid->slots + s;
-		if (slot->count == 0)
+		if (slot->cell == 0)
 		{
-			return NULL;
+			return -1;
 		}
 		if (slot->cx == cx && slot->cy == cy)
 		{
-			return slot;
+			return slot->cell - 1;
 		}
 		s = (s + 1) & mask;
 	}
@@ -254,28 +277,21 @@ bool oc_AgentGrid_Build(ocAgentGrid* grid, const ocVec2* positions, int count, d
 	}
 
 	grid->count = count;
-	if (count > 0)
-	{
-		memcpy(grid->positions, positions, (size_t)count * sizeof(ocVec2));
-	}
-
+	grid->cellCount = 0;
 	double cell = maxNeighborDistance * OC_CELL_MARGIN;
 	grid->cell = cell;
-	if (count == 0)
-	{
-		grid->mode = ocGridEmpty;
-		return true;
-	}
 
 	// Written as !(cell > 0) so that a NaN width also means "no neighbours".
-	if (!(cell > 0.0))
+	if (count == 0 || !(cell > 0.0))
 	{
 		grid->mode = ocGridEmpty;
 		return true;
 	}
 
+	memcpy(grid->positions, positions, (size_t)count * sizeof(ocVec2));
+
 	// Cell coordinates floor(x / cell), the reference's exact integers (same division, same
-	// floor), so the 3x3 blocks hold the same agents as the reference's blocks.
+	// floor), so every 3x3 block holds the same agents as the reference's.
 	grid->mode = ocGridCells;
 	for (int i = 0; i < count; ++i)
 	{
@@ -301,63 +317,97 @@ bool oc_AgentGrid_Build(ocAgentGrid* grid, const ocVec2* positions, int count, d
 		grid->cellY[i] = oc_FloorToInt(qy);
 	}
 
-	// Counting sort of the agents by cell: count per occupied cell, prefix sums, then place
-	// the agents in index order (a cell lists its agents by ascending index).
+	// Counting sort of the agents by cell: find or add each agent's cell, count, take the
+	// bounding box; then prefix sums and placement in index order (a cell lists its agents by
+	// ascending index). O(count); the hash table is cleared, never reallocated.
 	uint32_t mask = (uint32_t)grid->slotMask;
 	memset(grid->slots, 0, (size_t)(grid->slotMask + 1) * sizeof(ocGridSlot));
-	int usedCount = 0;
+	int cellCount = 0;
 	for (int i = 0; i < count; ++i)
 	{
 		int64_t cx = grid->cellX[i];
 		int64_t cy = grid->cellY[i];
+		ocVec2 p = positions[i];
 		uint32_t s = oc_HashCell(cx, cy) & mask;
+		int id;
 		for (;;)
 		{
 			ocGridSlot* slot = grid->slots + s;
-			if (slot->count == 0)
+			if (slot->cell == 0)
 			{
+				id = cellCount++;
 				slot->cx = cx;
 				slot->cy = cy;
-				slot->count = 1;
-				grid->usedSlots[usedCount++] = (int)s;
+				slot->cell = id + 1;
+
+				ocGridCell* c = grid->cells + id;
+				c->cx = cx;
+				c->cy = cy;
+				c->count = 0;
+				c->minX = p.x;
+				c->maxX = p.x;
+				c->minY = p.y;
+				c->maxY = p.y;
 				break;
 			}
 			if (slot->cx == cx && slot->cy == cy)
 			{
-				slot->count += 1;
+				id = slot->cell - 1;
 				break;
 			}
 			s = (s + 1) & mask;
 		}
-		grid->slotOf[i] = (int)s;
+
+		ocGridCell* c = grid->cells + id;
+		c->count += 1;
+		c->minX = p.x < c->minX ? p.x : c->minX;
+		c->maxX = p.x > c->maxX ? p.x : c->maxX;
+		c->minY = p.y < c->minY ? p.y : c->minY;
+		c->maxY = p.y > c->maxY ? p.y : c->maxY;
+		grid->cellOf[i] = id;
 	}
+	grid->cellCount = cellCount;
 
 	int start = 0;
-	for (int k = 0; k < usedCount; ++k)
+	for (int id = 0; id < cellCount; ++id)
 	{
-		ocGridSlot* slot = grid->slots + grid->usedSlots[k];
-		slot->start = start;
-		start += slot->count;
-		// reused as the fill cursor below; restored by the fill
-		slot->count = 0;
+		ocGridCell* c = grid->cells + id;
+		c->start = start;
+		start += c->count;
+		// reused as the fill cursor below, which restores it
+		c->count = 0;
+
+		// The 3x3 block, the cell itself first.
+		int k = 0;
+		c->around[k++] = id;
+		for (int64_t dx = -1; dx <= 1; ++dx)
+		{
+			for (int64_t dy = -1; dy <= 1; ++dy)
+			{
+				if (dx != 0 || dy != 0)
+				{
+					c->around[k++] = oc_FindCell(grid, c->cx + dx, c->cy + dy);
+				}
+			}
+		}
 	}
 
 	for (int i = 0; i < count; ++i)
 	{
-		ocGridSlot* slot = grid->slots + grid->slotOf[i];
-		ocGridEntry* entry = grid->entries + slot->start + slot->count;
+		ocGridCell* c = grid->cells + grid->cellOf[i];
+		ocGridEntry* entry = grid->entries + c->start + c->count;
 		entry->position = positions[i];
 		entry->index = i;
-		slot->count += 1;
+		c->count += 1;
 	}
 
 	return true;
 }
 
-// Scans one cell's agents for neighbours of agent (at pi). *bound is the largest squared
-// distance that can still enter: the limit until out is full, then the last entry's.
-static inline void oc_ScanCell(const ocGridEntry* entry, const ocGridEntry* end, int agent, ocVec2 pi, double limit,
-							   ocNeighbor* out, int* n, int cap, double* bound)
+// Scans agents for neighbours of agent (at pi). *bound is the largest squared distance that
+// can still enter: the limit until out is full, then the last entry's.
+static inline void oc_ScanEntries(const ocGridEntry* entry, const ocGridEntry* end, int agent, ocVec2 pi, double limit,
+								  ocNeighbor* out, int* n, int cap, double* bound)
 {
 	for (; entry < end; ++entry)
 	{
@@ -385,6 +435,32 @@ static inline void oc_ScanCell(const ocGridEntry* entry, const ocGridEntry* end,
 	}
 }
 
+// A lower bound, in floating point, of the computed squared distance from pi to every agent
+// of the cell: with gap = (min - pi) or (pi - max) or 0 per axis, each rounded operation is
+// monotone, so fl(gx*gx + gy*gy) <= fl(dx*dx + dy*dy) for every member. Skipping a cell whose
+// bound exceeds the current bound therefore skips only candidates that would be rejected.
+static inline double oc_CellLowerBound(const ocGridCell* c, ocVec2 pi)
+{
+	double gx = 0.0, gy = 0.0;
+	if (pi.x < c->minX)
+	{
+		gx = c->minX - pi.x;
+	}
+	else if (pi.x > c->maxX)
+	{
+		gx = pi.x - c->maxX;
+	}
+	if (pi.y < c->minY)
+	{
+		gy = c->minY - pi.y;
+	}
+	else if (pi.y > c->maxY)
+	{
+		gy = pi.y - c->maxY;
+	}
+	return gx * gx + gy * gy;
+}
+
 int oc_AgentGrid_Neighbors(const ocAgentGrid* grid, int agent, double neighborDistance, int maxNeighbors, ocNeighbor* out)
 {
 	if (maxNeighbors <= 0 || neighborDistance <= 0.0 || grid->mode == ocGridEmpty)
@@ -398,6 +474,7 @@ int oc_AgentGrid_Neighbors(const ocAgentGrid* grid, int agent, double neighborDi
 		return 0;
 	}
 
+	assert(0 <= agent && agent < grid->count);
 	ocVec2 pi = grid->positions[agent];
 	double limit = neighborDistance * neighborDistance;
 	double bound = limit;
@@ -405,25 +482,28 @@ int oc_AgentGrid_Neighbors(const ocAgentGrid* grid, int agent, double neighborDi
 
 	if (grid->mode == ocGridScanAll)
 	{
-		oc_ScanCell(grid->entries, grid->entries + grid->count, agent, pi, limit, out, &n, cap, &bound);
+		oc_ScanEntries(grid->entries, grid->entries + grid->count, agent, pi, limit, out, &n, cap, &bound);
 		return n;
 	}
 
-	// The 3x3 block around the agent's cell. The scan order does not change the result (it is
-	// the first cap candidates by (d2, index)); the agent's own cell goes first so that the
-	// bound tightens early.
-	static const int offsets[9][2] = { { 0, 0 },  { -1, -1 }, { -1, 0 }, { -1, 1 }, { 0, -1 },
-									   { 0, 1 }, { 1, -1 },  { 1, 0 },  { 1, 1 } };
-	int64_t cx = grid->cellX[agent];
-	int64_t cy = grid->cellY[agent];
+	// The 3x3 block around the agent's cell. The scan order does not change the result (the
+	// first cap candidates by (d2, index)); the agent's own cell goes first so that the bound
+	// tightens early and more of the other cells can be skipped.
+	const ocGridCell* own = grid->cells + grid->cellOf[agent];
 	for (int k = 0; k < 9; ++k)
 	{
-		const ocGridSlot* slot = oc_FindSlot(grid, cx + offsets[k][0], cy + offsets[k][1]);
-		if (slot != NULL)
+		int id = own->around[k];
+		if (id < 0)
 		{
-			const ocGridEntry* entry = grid->entries + slot->start;
-			oc_ScanCell(entry, entry + slot->count, agent, pi, limit, out, &n, cap, &bound);
+			continue;
 		}
+		const ocGridCell* c = grid->cells + id;
+		if (oc_CellLowerBound(c, pi) > bound)
+		{
+			continue;
+		}
+		const ocGridEntry* entry = grid->entries + c->start;
+		oc_ScanEntries(entry, entry + c->count, agent, pi, limit, out, &n, cap, &bound);
 	}
 	return n;
 }

@@ -198,50 +198,5 @@ ocSupport oc_SupportDistance(ocVec2 a, ocVec2 b, double radius, double tau, ocVe
 
 ocCaseForm oc_AgentCaseForm(ocVec2 a, double radius, double tau, ocVec2 x)
 {
-	double r = radius;
-	ocVec2 w = oc_Sub(x, oc_Divide(a, tau));
-	double dot1 = oc_Dot(w, a);
-	double ww = oc_Dot(w, w);
-	ocCaseForm result;
-
-	// (r*r)*ww: left to right as the reference writes r * r * ww.
-	if (dot1 < 0.0 && dot1 * dot1 > r * r * ww)
-	{
-		// Cutoff case: x projects onto the arc of the cut-off disc.
-		double wl = sqrt(ww);
-		ocVec2 n = oc_Divide(w, wl);
-		double s = r / tau - wl;
-		result.u = oc_Scale(n, s);
-		result.normal = n;
-		return result;
-	}
-
-	// Leg case. aa > r*r (the caller's overlap test uses the same expressions), so
-	// aa - r*r > 0 exactly and the square root is real.
-	double aa = oc_Dot(a, a);
-	double leg = sqrt(aa - r * r);
-	ocVec2 dir;
-	ocVec2 n;
-
-	// cross(a, w) > 0 takes the left leg; the tie cross == 0 takes the right leg, so both
-	// agents of an exactly symmetric pair turn the same way.
-	if (oc_Cross(a, w) > 0.0)
-	{
-		dir.x = (a.x * leg - a.y * r) / aa;
-		dir.y = (a.x * r + a.y * leg) / aa;
-		n = oc_MakeVec2(-dir.y, dir.x);
-	}
-	else
-	{
-		dir.x = (a.x * leg + a.y * r) / aa;
-		dir.y = (a.y * leg - a.x * r) / aa;
-		n = oc_MakeVec2(dir.y, -dir.x);
-	}
-
-	double along = oc_Dot(x, dir);
-
-	// dir * along - x: a product then a difference per component (never fused).
-	result.u = oc_Sub(oc_Scale(dir, along), x);
-	result.normal = n;
-	return result;
+	return oc_AgentCaseFormInline(a, radius, tau, x);
 }

@@ -300,8 +300,10 @@ static int oc_Simulator_BuildConstraints(ocSimulator* sim, ocWorkspace* ws, int 
 		for (int k = 0; k < found; ++k)
 		{
 			int j = ws->agentNeighbors[k].index;
-			planes[count++] = oc_AgentConstraint(oc_Sub(sim->positions[j], position), radius + sim->params[j].radius,
-												 tau, dt, velocity, sim->velocities[j]);
+			// a = pj - pi and r = ri + rj, as the reference forms them.
+			ocVec2 a = oc_Sub(sim->positions[j], position);
+			double r = radius + sim->params[j].radius;
+			planes[count++] = oc_AgentConstraintInline(a, r, tau, dt, velocity, sim->velocities[j]);
 		}
 	}
 	return count;

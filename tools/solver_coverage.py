@@ -1,0 +1,51 @@
+"""Branch coverage of the reference solver by the scenario set (and the primitive vectors).
+
+    python tools/solver_coverage.py [--all] [--steps N]
+
+Runs every scenario (non-slow by default; --all adds the slow ones; --steps caps each run)
+through the reference under coverage.py in branch mode, measuring only conformance/solver,
+then prints the report with the missing branches. docs/coverage.md explains each branch the
+scenarios leave uncovered. Needs the test extra (coverage).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import coverage
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--all", action="store_true", help="include the slow scenarios")
+    parser.add_argument("--steps", type=int, default=None, help="cap on steps per scenario")
+    args = parser.parse_args(argv)
+    cov = coverage.Coverage(branch=True, source=[str(ROOT / "conformance" / "solver")],
+                            data_file=None)
+    cov.start()
+    from conformance.driver import run
+    from conformance.suite import Suite
+    suite = Suite(ROOT)
+    scenarios = suite.select(None, args.all)
+    for scenario in scenarios:
+        for _ in run(scenario.scene, steps=None if args.steps is None else min(args.steps, scenario.scene.steps)):
+            pass
+    vectors = []
+    try:
+        from conformance import vectors as vector_module
+        vectors = vector_module.replay_reference(suite.goldens_dir / "vectors")
+    except ImportError:
+        pass
+    cov.stop()
+    print(f"{len(scenarios)} scenarios and {len(vectors)} primitive vectors replayed on the reference")
+    cov.report(show_missing=True, skip_covered=False)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

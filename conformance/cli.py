@@ -163,6 +163,35 @@ def cmd_goldens_check(args: argparse.Namespace) -> int:
     return EXIT_FAILED if problems else EXIT_OK
 
 
+def cmd_matrix(args: argparse.Namespace) -> int:
+    """Every scenario on every runner, compared with the goldens; the suite's main job."""
+    from .matrix import format_table, run_matrix
+    from .runners import DEFAULT_COLUMNS, known_ids, resolve
+    suite = Suite.locate(args.suite)
+    patterns = args.scenarios or None
+    scenarios = suite.select(patterns, args.all)
+    runner_ids = [r.strip() for r in args.runners.split(",") if r.strip()] if args.runners else list(DEFAULT_COLUMNS)
+    if args.runners:
+        for runner_id in runner_ids:
+            resolve(runner_id)  # unknown ids are bad input, before anything runs
+    result = run_matrix(scenarios, runner_ids, suite.goldens_dir, with_vectors=not args.no_vectors)
+    _print(format_table(result))
+    failed = result.failed()
+    skipped = sum(1 for c in result.cells.values() if c.status == "SKIPPED")
+    passed = sum(1 for c in result.cells.values() if c.status == "PASS")
+    _print(f"\nmatrix: {len(scenarios)} scenarios x {len(runner_ids)} runners: {passed} passed, "
+           f"{len(failed)} failed, {skipped} skipped; {result.compared()} states and vectors compared "
+           f"in {result.seconds:.1f} s")
+    if args.report:
+        from .report import write_reports
+        for path in write_reports(result, suite, Path(args.report)):
+            _print(f"report: {path}")
+    if result.compared() == 0:
+        _print("matrix: nothing was compared (no scenario selected, or every runner skipped)")
+        return EXIT_FAILED
+    return EXIT_FAILED if failed else EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="orca-conformance",
                                      description="Hash-matrix conformance suite for ORCA solver ports.")
@@ -170,6 +199,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--suite", metavar="DIR", help="folder holding scenarios/ and goldens/")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
+
+    p = sub.add_parser("matrix", help="run the scenarios on the runners and compare with the goldens")
+    p.add_argument("--runners", metavar="A,B", help="runner ids, comma-separated (default: the default columns)")
+    p.add_argument("--scenarios", metavar="GLOB", action="append",
+                   help="scenario id or glob, e.g. 'orca/*circle*' (repeatable; default: all non-slow)")
+    p.add_argument("--all", action="store_true", help="include the slow scenarios")
+    p.add_argument("--no-vectors", action="store_true", help="skip the primitive-vector row")
+    p.add_argument("--report", metavar="DIR", help="write JSON, JUnit XML and Markdown reports into DIR")
+    p.set_defaults(handler=cmd_matrix)
 
     p = sub.add_parser("check", help="lint the suite itself (schema, ids, goldens, orphans)")
     p.add_argument("--list", action="store_true", help="print the scenario ids and stop")

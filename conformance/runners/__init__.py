@@ -1,0 +1,63 @@
+"""Runner ids a user can type, and the default columns of the matrix.
+
+``resolve(id)`` turns ``reference``, ``c``, ``c:O0``, ``c:O3-native``, ``c:zig``,
+``exec:<command line>`` (and the columns later modules register) into a Runner.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..errors import InputError
+from .base import Runner, RunnerError, RunnerInfo, RunnerUnavailable, StateDump
+
+DEFAULT_COLUMNS: list[str] = ["c", "c:O0", "c:O3-native", "c:zig"]
+"""The default matrix (the reference is left out: the goldens are its output)."""
+
+_FACTORIES: dict[str, Callable[[], Runner]] = {}
+
+
+def register(runner_id: str, factory: Callable[[], Runner], default: bool = False) -> None:
+    """Make a column available under an id (and in the default matrix when asked)."""
+    _FACTORIES[runner_id] = factory
+    if default and runner_id not in DEFAULT_COLUMNS:
+        DEFAULT_COLUMNS.append(runner_id)
+
+
+def known_ids() -> list[str]:
+    _register_builtin()
+    return sorted(_FACTORIES) + ["exec:<command>"]
+
+
+def resolve(runner_id: str) -> Runner:
+    """The runner for an id; InputError for an unknown id."""
+    _register_builtin()
+    if runner_id.startswith("exec:"):
+        from .exec_runner import ExecRunner
+        command = runner_id[len("exec:"):].strip()
+        if not command:
+            raise InputError("command line", "runners", "exec: needs a command, e.g. exec:./my-port")
+        return ExecRunner(runner_id, command)
+    if runner_id not in _FACTORIES:
+        raise InputError("command line", "runners",
+                         f"unknown runner {runner_id!r}; known: {', '.join(known_ids())}")
+    return _FACTORIES[runner_id]()
+
+
+_BUILTIN_DONE = False
+
+
+def _register_builtin() -> None:
+    global _BUILTIN_DONE
+    if _BUILTIN_DONE:
+        return
+    _BUILTIN_DONE = True
+    from .cffi_runner import CffiRunner, c_variants
+    from .reference import ReferenceRunner
+    register("reference", ReferenceRunner)
+    for variant_id, variant in c_variants().items():
+        register(variant_id, lambda v=variant: CffiRunner(v))
+
+
+__all__ = ["DEFAULT_COLUMNS", "Runner", "RunnerError", "RunnerInfo", "RunnerUnavailable", "StateDump",
+           "known_ids", "register", "resolve"]

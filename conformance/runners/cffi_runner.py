@@ -1,0 +1,228 @@
+"""The in-process C columns: runners/c built as a shared library and called through cffi.
+
+Column ids: ``c`` (host compiler, -O2), ``c:O0``, ``c:O3-native`` (-O3 -march=native with
+contraction off) and ``c:zig`` (the same sources built by Zig's clang).  Python crosses into
+C once per batch of steps: ``oc_Run_Advance`` writes every state's canonical bytes into one
+buffer, which is hashed here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Iterator
+
+from .. import vectors
+from ..build import (DETERMINISM_FLAGS, BuildFailed, BuildSpec, Toolchain, ToolchainMissing, build,
+                     c_sources, system_cc, zig_available, zig_cc)
+from ..scenario import Scene
+from ..state_hash import AGENT_BYTES
+from . import c_api
+from .base import Runner, RunnerError, RunnerInfo, RunnerUnavailable, StateDump
+
+BATCH_BYTES = 8 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class CVariant:
+    """One build of the C port: which compiler, which flags."""
+
+    id: str
+    toolchain: Toolchain
+    flags: tuple[str, ...]
+    sources: tuple = ()
+
+    def spec(self) -> BuildSpec:
+        name = self.id.replace(":", "-")
+        return BuildSpec(name=name, toolchain=self.toolchain, sources=self.sources or c_sources(),
+                         flags=self.flags, output="shared", link_flags=("-lm",))
+
+
+def c_variants() -> dict[str, CVariant]:
+    """The x64 builds that a port's users really produce."""
+    cc = system_cc()
+    return {
+        "c": CVariant("c", cc, DETERMINISM_FLAGS + ("-O2",)),
+        "c:O0": CVariant("c:O0", cc, DETERMINISM_FLAGS + ("-O0",)),
+        "c:O3-native": CVariant("c:O3-native", cc, DETERMINISM_FLAGS + ("-O3", "-march=native")),
+        "c:zig": CVariant("c:zig", zig_cc(), DETERMINISM_FLAGS + ("-O2",)),
+    }
+
+
+class CffiRunner(Runner):
+    """A C build loaded in-process."""
+
+    def __init__(self, variant: CVariant):
+        self.id = variant.id
+        self.variant = variant
+        self._lib = None
+        self._ffi = None
+        self._artifact = None
+        self._unavailable: str | None = None
+
+    def _load(self):
+        if self._lib is not None:
+            return self._ffi, self._lib
+        if self._unavailable is not None:
+            raise RunnerUnavailable(self._unavailable)
+        if self.variant.toolchain.name == "zig":
+            reason = zig_available()
+            if reason:
+                self._unavailable = reason
+                raise RunnerUnavailable(reason)
+        try:
+            self._artifact = build(self.variant.spec())
+        except ToolchainMissing as err:
+            self._unavailable = f"no C compiler: {err}"
+            raise RunnerUnavailable(self._unavailable) from None
+        except BuildFailed as err:
+            raise RunnerError(f"build failed: {err}") from None
+        self._ffi, self._lib = c_api.load(self._artifact.path)
+        return self._ffi, self._lib
+
+    def info(self) -> RunnerInfo:
+        self._load()
+        described = self._artifact.describe()
+        return RunnerInfo(self.id, "orca-c (cffi)", compiler=described["compiler"], flags=described["flags"],
+                          versions={"library_sha256": described["sha256"]})
+
+    def _start(self, scene: Scene, threads: int = 1):
+        ffi, lib = self._load()
+        handle = c_api.new_scene(ffi, lib, scene)
+        run = ffi.gc(lib.oc_Run_Create(handle), lib.oc_Run_Destroy)
+        if run == ffi.NULL:
+            raise RunnerError("oc_Run_Create failed (out of memory)")
+        lib.oc_Run_SetThreads(run, threads)
+        return ffi, lib, handle, run
+
+    def hashes(self, scene: Scene, threads: int = 1) -> Iterator[str]:
+        ffi, lib, handle, run = self._start(scene, threads)
+        stride = len(scene.agents) * AGENT_BYTES
+        state = ffi.new("unsigned char[]", max(1, stride))
+        lib.oc_Run_CanonicalState(run, state)
+        yield hashlib.sha256(ffi.buffer(state, stride)).hexdigest()
+        batch = max(1, min(256, BATCH_BYTES // max(1, stride)))
+        buffer = ffi.new("unsigned char[]", max(1, batch * stride))
+        done = 0
+        while done < scene.steps:
+            count = min(batch, scene.steps - done)
+            bad = lib.oc_Run_Advance(run, count, buffer)
+            if bad:
+                raise RunnerError(f"non-finite state at step {done + bad}")
+            view = ffi.buffer(buffer, count * stride)
+            for k in range(count):
+                yield hashlib.sha256(view[k * stride:(k + 1) * stride]).hexdigest()
+            done += count
+        del handle
+
+    def dump(self, scene: Scene, step: int) -> StateDump:
+        ffi, lib, handle, run = self._start(scene)
+        lib.oc_Run_Advance(run, step, ffi.NULL)
+        n = len(scene.agents)
+        out = ffi.new("double[]", max(1, 6 * n))
+        lib.oc_Run_Dump(run, out)
+        del handle
+        return StateDump(step, tuple(tuple(out[6 * i + f] for f in range(6)) for i in range(n)))
+
+    def vectors(self, family: str, args: list[list]) -> list[list]:
+        ffi, lib = self._load()
+        fam = vectors.FAMILY_BY_NAME[family]
+        call = _PRIMITIVES[family]
+        results = []
+        for encoded in args:
+            values = [vectors.decode(c, v) for c, v in zip(fam.args, encoded)]
+            out = call(ffi, lib, *values)
+            results.append([vectors.encode(c, v) for c, v in zip(fam.result, out)])
+        return results
+
+
+def _v(x: float, y: float):
+    return {"x": x, "y": y}
+
+
+def _planes(ffi, lines):
+    planes = ffi.new("ocHalfPlane[]", max(1, len(lines)))
+    for k, (px, py, nx, ny) in enumerate(lines):
+        planes[k].point.x, planes[k].point.y, planes[k].normal.x, planes[k].normal.y = px, py, nx, ny
+    return planes
+
+
+def _support(ffi, lib, ax, ay, bx, by, r, tau, xx, xy, overlap):
+    s = lib.oc_SupportDistance(_v(ax, ay), _v(bx, by), r, tau, _v(xx, xy), bool(overlap))
+    return s.distance, s.normal.x, s.normal.y
+
+
+def _case(ffi, lib, ax, ay, r, tau, xx, xy):
+    c = lib.oc_AgentCaseForm(_v(ax, ay), r, tau, _v(xx, xy))
+    return c.u.x, c.u.y, c.normal.x, c.normal.y
+
+
+def _plane_tuple(p):
+    return p.point.x, p.point.y, p.normal.x, p.normal.y
+
+
+def _for_boundary(ffi, lib, ax, ay, bx, by, clearance, tau):
+    plane = ffi.new("ocHalfPlane*")
+    ok = lib.oc_ForBoundary(_v(ax, ay), _v(bx, by), clearance, tau, plane)
+    return (list(_plane_tuple(plane)) if ok else [],)
+
+
+def _solve(name):
+    def call(ffi, lib, lines, radius, x, y):
+        r = getattr(lib, name)(_planes(ffi, lines), len(lines), radius, _v(x, y))
+        return r.velocity.x, r.velocity.y, r.failed
+    return call
+
+
+def _relax(ffi, lib, lines, hard, radius, failed):
+    scratch = ffi.new("ocHalfPlane[]", max(1, 2 * len(lines) + 4))
+    v = lib.oc_Relax(_planes(ffi, lines), len(lines), hard, radius, failed, scratch)
+    return v.x, v.y
+
+
+def _obstacle_neighbors(ffi, lib, x, y, reach, segments):
+    segs = ffi.new("ocSegment[]", max(1, len(segments)))
+    for k, (ax, ay, bx, by) in enumerate(segments):
+        segs[k].a.x, segs[k].a.y, segs[k].b.x, segs[k].b.y = ax, ay, bx, by
+    out = ffi.new("ocNeighbor[]", max(1, len(segments)))
+    n = lib.oc_ObstacleNeighbors(_v(x, y), reach, segs, len(segments), out)
+    return ([out[k].index for k in range(n)],)
+
+
+def _agent_neighbors(ffi, lib, i, xs, ys, nd, max_n):
+    pos = ffi.new("ocVec2[]", max(1, len(xs)))
+    for k, (x, y) in enumerate(zip(xs, ys)):
+        pos[k].x, pos[k].y = x, y
+    out = ffi.new("ocNeighbor[]", max(1, len(xs)))
+    n = lib.oc_AgentNeighbors(i, pos, len(xs), nd, max_n, out)
+    return ([out[k].index for k in range(n)],)
+
+
+def _preferred(ffi, lib, px, py, waypoints, k, goal_radius, max_speed, dt, seed, magnitude, step, agent, count):
+    wps = ffi.new("ocVec2[]", max(1, len(waypoints)))
+    for j, (x, y) in enumerate(waypoints):
+        wps[j].x, wps[j].y = x, y
+    index = ffi.new("int*", k)
+    v = lib.oc_PreferredVelocity(_v(px, py), wps, len(waypoints), index, goal_radius, max_speed, dt, seed,
+                                 magnitude, step, agent, count)
+    return v.x, v.y, index[0]
+
+
+_PRIMITIVES = {
+    "segment_distance_squared": lambda ffi, lib, ax, ay, bx, by: (lib.oc_SegmentDistanceSquared(_v(ax, ay), _v(bx, by)),),
+    "support_distance": _support,
+    "agent_case_form": _case,
+    "agent_constraint": lambda ffi, lib, ax, ay, r, tau, dt, vax, vay, vbx, vby: _plane_tuple(
+        lib.oc_AgentConstraint(_v(ax, ay), r, tau, dt, _v(vax, vay), _v(vbx, vby))),
+    "segment_constraint": lambda ffi, lib, ax, ay, bx, by, r, tau, dt: _plane_tuple(
+        lib.oc_SegmentConstraint(_v(ax, ay), _v(bx, by), r, tau, dt)),
+    "for_boundary": _for_boundary,
+    "solve_closest": _solve("oc_SolveClosest"),
+    "solve_direction": _solve("oc_SolveDirection"),
+    "relax": _relax,
+    "obstacle_neighbors": _obstacle_neighbors,
+    "agent_neighbors": _agent_neighbors,
+    "splitmix64": lambda ffi, lib, seed, n: (f"{lib.oc_SplitMix64(seed, n):016x}",),
+    "uniform": lambda ffi, lib, seed, n: (lib.oc_Uniform(seed, n),),
+    "preferred_velocity": _preferred,
+}

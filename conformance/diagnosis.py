@@ -59,8 +59,13 @@ class Difference:
                 f"got {hex_bits(self.got)} ({self.got!r}), {distance}")
 
 
-def first_difference(expected: StateDump, got: StateDump, fields: range = range(6)) -> Difference | None:
-    """First agent (then field) whose bits differ, or None."""
+STATE_FIELDS = (2, 3, 0, 1)
+"""Velocity before position: the velocity of a step is computed first and moves the position."""
+PREFERRED_FIELDS = (4, 5)
+
+
+def first_difference(expected: StateDump, got: StateDump, fields: tuple[int, ...] = STATE_FIELDS) -> Difference | None:
+    """First agent (then field, in the given order) whose bits differ, or None."""
     if len(expected.agents) != len(got.agents):
         return Difference(-1, f"agent count {len(got.agents)} vs {len(expected.agents)}", 0.0, 0.0)
     for i, (row_e, row_g) in enumerate(zip(expected.agents, got.agents)):
@@ -115,7 +120,7 @@ def diagnose(scene: Scene, step: int, runner: Runner, reference: Runner) -> Diag
     except RunnerError as err:
         result.notes.append(f"dump failed: {err.reason}")
         return result
-    result.state = first_difference(expected, got, range(4))
+    result.state = first_difference(expected, got)
     if step == 0:
         result.cause = "the initial state differs: the scene was not loaded exactly"
         return result
@@ -125,11 +130,11 @@ def diagnose(scene: Scene, step: int, runner: Runner, reference: Runner) -> Diag
     except RunnerError as err:
         result.notes.append(f"dump of step {step - 1} failed: {err.reason}")
         return result
-    before = first_difference(expected_prev, got_prev, range(4))
+    before = first_difference(expected_prev, got_prev)
     if before is not None:
         result.notes.append(f"the dump of step {step - 1} already differs ({before.describe()}) although its "
                             "hash matched: the port's hash or dump is inconsistent")
-    result.preferred = first_difference(expected_prev, got_prev, range(4, 6))
+    result.preferred = first_difference(expected_prev, got_prev, PREFERRED_FIELDS)
     if result.preferred is not None:
         result.cause = (f"driver bug: the preferred velocities computed from step {step - 1} already differ "
                         f"({result.preferred.describe()})")

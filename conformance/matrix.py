@@ -132,17 +132,18 @@ def vector_cell(runner: Runner, folder: Path) -> tuple[Cell, tuple[str, int] | N
     return cell, failure
 
 
-def run_matrix(scenarios: list[Scenario], runner_ids: list[str], goldens: Path,
+def run_matrix(scenarios: list[Scenario], runners: list[str | Runner], goldens: Path,
                with_vectors: bool = True) -> MatrixResult:
-    """Every scenario on every runner; never raises for a misbehaving runner."""
+    """Every scenario on every runner (ids or Runner objects); never raises for a misbehaving runner."""
     started = time.perf_counter()
     rows = ([VECTORS_ROW] if with_vectors else []) + [s.id for s in scenarios]
-    result = MatrixResult(rows, list(runner_ids))
+    runner_ids = [r if isinstance(r, str) else r.id for r in runners]
+    result = MatrixResult(rows, runner_ids)
     reference = ReferenceRunner()
     total = sum(len(s.scene.agents) * (s.scene.steps + 1) + 1 for s in scenarios) * len(runner_ids)
     with Progress(total, "matrix") as bar:
-        for runner_id in runner_ids:
-            runner = resolve(runner_id)
+        for runner_id, given in zip(runner_ids, runners):
+            runner = resolve(given) if isinstance(given, str) else given
             try:
                 result.infos[runner_id] = runner.info()
             except RunnerUnavailable as err:

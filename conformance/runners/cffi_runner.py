@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Iterator
 
 from .. import vectors
@@ -30,12 +31,17 @@ class CVariant:
     id: str
     toolchain: Toolchain
     flags: tuple[str, ...]
-    sources: tuple = ()
+    source_dir: Path | None = None
+    """A patched copy of runners/c (variants and controls); None for the production sources."""
 
     def spec(self) -> BuildSpec:
-        name = self.id.replace(":", "-")
-        return BuildSpec(name=name, toolchain=self.toolchain, sources=self.sources or c_sources(),
-                         flags=self.flags, output="shared", link_flags=("-lm",))
+        name = self.id.replace(":", "-").replace("/", "-")
+        if self.source_dir is None:
+            return BuildSpec(name=name, toolchain=self.toolchain, sources=c_sources(), flags=self.flags,
+                             output="shared", link_flags=("-lm", "-pthread"))
+        return BuildSpec(name=name, toolchain=self.toolchain, sources=tuple(sorted(self.source_dir.glob("*.c"))),
+                         flags=self.flags, output="shared", include_dirs=(self.source_dir,),
+                         link_flags=("-lm", "-pthread"))
 
 
 def c_variants() -> dict[str, CVariant]:

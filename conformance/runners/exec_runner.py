@@ -1,0 +1,272 @@
+"""The ``exec:<command>`` runner: any port that speaks docs/protocol.md over stdin/stdout.
+
+Contract: a port that crashes, segfaults, hangs, never answers, floods its output, prints
+garbage, returns the wrong number of steps or reports an error becomes a ``RunnerError`` with
+the reason and the tail of its stderr; the whole process group is killed on timeout, on a bad
+reply and on close, and the next request starts a fresh process.  Requests are written by a
+separate thread, so a port that never reads its stdin cannot block the harness.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import threading
+import time
+from dataclasses import dataclass
+from typing import Iterator
+
+from .. import vectors
+from ..scenario import Scene
+from .base import Runner, RunnerError, RunnerInfo, StateDump
+
+PROTOCOL_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Time and size limits of one exec port."""
+
+    handshake: float = 20.0
+    reply: float = 60.0
+    run: float = 1800.0
+    line_bytes: int = 64 * 1024 * 1024
+    stderr_bytes: int = 64 * 1024
+
+
+_EOF = object()
+
+
+class _Port:
+    """One live process of a port, with reader threads for stdout and stderr."""
+
+    def __init__(self, argv: list[str], limits: Limits, env: dict | None = None):
+        self.limits = limits
+        try:
+            self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                         start_new_session=True, env=env)
+        except OSError as err:
+            raise RunnerError(f"cannot start {argv[0]!r}: {err.strerror or err}") from None
+        self.lines: queue.Queue = queue.Queue()
+        self.stderr_tail = bytearray()
+        self.flooded = False
+        self._writes: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read_stdout, daemon=True).start()
+        threading.Thread(target=self._read_stderr, daemon=True).start()
+        threading.Thread(target=self._write_stdin, daemon=True).start()
+
+    def _read_stdout(self) -> None:
+        fd = self.proc.stdout.fileno()
+        pending = bytearray()
+        while True:
+            try:
+                chunk = os.read(fd, 1 << 16)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                break
+            pending += chunk
+            while True:
+                cut = pending.find(b"\n")
+                if cut < 0:
+                    break
+                self.lines.put(bytes(pending[:cut]))
+                del pending[:cut + 1]
+            if len(pending) > self.limits.line_bytes:
+                self.flooded = True
+                self.lines.put(_EOF)
+                return
+        if pending:
+            self.lines.put(bytes(pending))
+        self.lines.put(_EOF)
+
+    def _read_stderr(self) -> None:
+        fd = self.proc.stderr.fileno()
+        while True:
+            try:
+                chunk = os.read(fd, 1 << 16)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                return
+            self.stderr_tail += chunk
+            if len(self.stderr_tail) > self.limits.stderr_bytes:
+                del self.stderr_tail[:len(self.stderr_tail) - self.limits.stderr_bytes]
+
+    def _write_stdin(self) -> None:
+        while True:
+            data = self._writes.get()
+            if data is None:
+                return
+            try:
+                self.proc.stdin.write(data)
+                self.proc.stdin.flush()
+            except (OSError, ValueError):
+                return
+
+    def send(self, request: dict) -> None:
+        self._writes.put(json.dumps(request, separators=(",", ":")).encode() + b"\n")
+
+    def stderr(self) -> str:
+        return self.stderr_tail.decode("utf-8", "replace")[-4000:]
+
+    def fail(self, reason: str) -> RunnerError:
+        """Kill the process group and build the error (with the exit status when known)."""
+        self.kill()
+        status = self.proc.poll()
+        if status is not None and status < 0:
+            try:
+                reason += f" (killed by {signal.Signals(-status).name})"
+            except ValueError:
+                reason += f" (signal {-status})"
+        time.sleep(0.05)  # let the stderr reader drain what the dying port wrote
+        return RunnerError(reason, self.stderr())
+
+    def reply(self, timeout: float, what: str) -> dict:
+        """Next reply line as a JSON object; RunnerError on timeout, EOF, flood or garbage."""
+        try:
+            line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            raise self.fail(f"no reply to {what} within {timeout:.0f} s") from None
+        if line is _EOF:
+            if self.flooded:
+                raise self.fail(f"reply to {what} exceeded {self.limits.line_bytes} bytes without a newline")
+            status = self.proc.wait(timeout=5) if self.proc.poll() is None else self.proc.poll()
+            if status is not None and status < 0:
+                raise self.fail(f"port died during {what}")
+            raise self.fail(f"port exited (status {status}) during {what}")
+        try:
+            data = json.loads(line)
+        except (ValueError, UnicodeDecodeError):
+            raise self.fail(f"garbage reply to {what}: {line[:120]!r}") from None
+        if not isinstance(data, dict):
+            raise self.fail(f"reply to {what} is not a JSON object: {line[:120]!r}")
+        if "error" in data:
+            raise self.fail(f"port reported an error during {what}: {str(data['error'])[:300]}")
+        return data
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
+        self._writes.put(None)
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.send({"cmd": "bye"})
+            try:
+                self.proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                pass
+        self.kill()
+
+
+class ExecRunner(Runner):
+    """A column driven through the port protocol."""
+
+    def __init__(self, runner_id: str, command: str | list[str], limits: Limits = Limits(),
+                 env: dict | None = None, describe: dict | None = None):
+        self.id = runner_id
+        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        self.limits = limits
+        self.env = env
+        self.extra = describe or {}
+        self._port: _Port | None = None
+        self._hello: dict | None = None
+
+    def _live(self) -> _Port:
+        if self._port is not None and self._port.proc.poll() is None:
+            return self._port
+        if self._port is not None:
+            self._port.kill()
+        port = _Port(self.argv, self.limits, self.env)
+        port.send({"cmd": "hello", "protocol": PROTOCOL_VERSION})
+        hello = port.reply(self.limits.handshake, "hello")
+        if hello.get("protocol") != PROTOCOL_VERSION or not isinstance(hello.get("port"), dict):
+            raise port.fail(f"bad hello reply (want protocol {PROTOCOL_VERSION} and a port object): {hello}")
+        self._port = port
+        self._hello = hello["port"]
+        return port
+
+    def _drop(self) -> None:
+        if self._port is not None:
+            self._port.kill()
+            self._port = None
+
+    def info(self) -> RunnerInfo:
+        self._live()
+        port = self._hello or {}
+        versions = {k: str(v) for k, v in port.items() if k not in ("compiler", "flags", "platform")}
+        versions.update({k: str(v) for k, v in self.extra.get("versions", {}).items()})
+        return RunnerInfo(self.id, str(port.get("name", "?")), platform=str(port.get("platform", "?")),
+                          architecture=str(self.extra.get("architecture", port.get("platform", "?"))),
+                          compiler=str(self.extra.get("compiler", port.get("compiler", ""))),
+                          flags=str(self.extra.get("flags", port.get("flags", ""))), versions=versions)
+
+    def hashes(self, scene: Scene) -> Iterator[str]:
+        port = self._live()
+        port.send({"cmd": "run", "scene": scene.to_json(), "steps": scene.steps})
+        deadline = time.monotonic() + self.limits.run
+        finished = False
+        try:
+            for step in range(scene.steps + 1):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise port.fail(f"run exceeded its {self.limits.run:.0f} s budget at step {step}")
+                data = port.reply(min(self.limits.reply, left), f"run (step {step})")
+                if "done" in data:
+                    raise port.fail(f"returned {step} states, expected {scene.steps + 1}")
+                h = data.get("hash")
+                if data.get("step") != step or not (isinstance(h, str) and len(h) == 64):
+                    raise port.fail(f"bad step reply, want step {step} and a 64-hex hash: {str(data)[:200]}")
+                yield h.lower()
+            data = port.reply(self.limits.reply, "run (done)")
+            if data.get("done") != scene.steps:
+                raise port.fail(f"expected {{\"done\": {scene.steps}}} after the last step, got {str(data)[:200]}")
+            finished = True
+        finally:
+            if not finished:
+                self._drop()  # stopped early (divergence) or failed: the port may still be writing
+
+    def dump(self, scene: Scene, step: int) -> StateDump:
+        port = self._live()
+        port.send({"cmd": "dump", "scene": scene.to_json(), "step": step})
+        data = port.reply(self.limits.run, f"dump (step {step})")
+        agents = data.get("agents")
+        if data.get("step") != step or not isinstance(agents, list) or len(agents) != len(scene.agents):
+            self._drop()
+            raise RunnerError(f"bad dump reply: want step {step} and {len(scene.agents)} agents")
+        try:
+            rows = tuple(tuple(vectors.unhexd(v) for v in row) for row in agents)
+        except (TypeError, ValueError):
+            self._drop()
+            raise RunnerError("bad dump reply: values must be 16-hex-digit doubles") from None
+        if any(len(r) != 6 for r in rows):
+            self._drop()
+            raise RunnerError("bad dump reply: 6 values per agent")
+        return StateDump(step, rows)  # type: ignore[arg-type]
+
+    def vectors(self, family: str, args: list[list]) -> list[list]:
+        port = self._live()
+        port.send({"cmd": "vectors", "family": family, "cases": args})
+        data = port.reply(self.limits.run, f"vectors ({family})")
+        results = data.get("results")
+        if not isinstance(results, list) or len(results) != len(args):
+            self._drop()
+            raise RunnerError(f"bad vectors reply for {family}: want {len(args)} results")
+        return results
+
+    def close(self) -> None:
+        if self._port is not None:
+            self._port.close()
+            self._port = None

@@ -14,6 +14,7 @@ from conformance.driver import Driver, build_simulator
 from conformance.goldens import compute_golden, write_golden
 from conformance.matrix import DIVERGED, PASS, VECTORS_ROW, format_table, run_matrix
 from conformance.runners.cffi_runner import CffiRunner, CVariant
+from conformance.runners.cli_port import CliRunner, cli_spec
 from conformance.scenario import load_scenario, load_suite
 from conformance.variants import load_patch, patched_tree
 
@@ -101,3 +102,17 @@ def test_wrong_variant_is_localized(tiny_suite: Path, name: str, cause: str) -> 
         assert d.vector_family == "preferred_velocity"
     else:
         assert math.isfinite(d.state.got)
+
+
+def test_diagnosis_works_through_the_exec_protocol(tiny_suite: Path) -> None:
+    scenario = load_scenario(tiny_suite / "scenarios" / "t" / "circle.yaml")
+    tree = patched_tree((load_patch(VARIANTS / "hypot-length.json"),))
+    cli = CliRunner("c-variant-cli:hypot-length",
+                    cli_spec("variant-cli-hypot", system_cc(), DETERMINISM_FLAGS + ("-O2",), source_dir=tree))
+    in_process = variant("hypot-length")
+    result = run_matrix([scenario], [cli, in_process], tiny_suite / "goldens")
+    print(format_table(result))
+    through_exec = result.cells[(scenario.id, cli.id)]
+    direct = result.cells[(scenario.id, in_process.id)]
+    assert through_exec.status == DIVERGED and through_exec.reason == direct.reason.replace(in_process.id, cli.id)
+    assert result.infos[cli.id].name == "orca-c"

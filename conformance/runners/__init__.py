@@ -1,6 +1,6 @@
 """Runner ids a user can type, and the default columns of the matrix.
 
-``resolve(id)`` turns ``reference``, ``c``, ``c:O0``, ``c:O3-native``, ``c:zig``,
+``resolve(id)`` turns ``reference``, ``c``, ``c:O0``, ``c:O3-native``, ``c:zig``, ``c:cli``,
 ``exec:<command line>`` (and the columns later modules register) into a Runner.
 """
 
@@ -11,7 +11,7 @@ from typing import Callable
 from ..errors import InputError
 from .base import Runner, RunnerError, RunnerInfo, RunnerUnavailable, StateDump
 
-DEFAULT_COLUMNS: list[str] = ["c", "c:O0", "c:O3-native", "c:zig"]
+DEFAULT_COLUMNS: list[str] = ["c", "c:O0", "c:O3-native", "c:zig", "c:cli"]
 """The default matrix (the reference is left out: the goldens are its output)."""
 
 _FACTORIES: dict[str, Callable[[], Runner]] = {}
@@ -53,8 +53,10 @@ def _register_builtin() -> None:
         return
     _BUILTIN_DONE = True
     from .cffi_runner import CffiRunner, c_variants
+    from .cli_port import native_cli
     from .reference import ReferenceRunner
     register("reference", ReferenceRunner)
+    register("c:cli", native_cli)
     for variant_id, variant in c_variants().items():
         register(variant_id, lambda v=variant: CffiRunner(v))
 

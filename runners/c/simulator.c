@@ -13,7 +13,7 @@
 #include <string.h>
 
 // Scratch of one phase-1 worker. Every array is sized by the simulator's capacities, so the
-// step never allocates. A threaded step would give each worker its own workspace.
+// step never allocates. Each worker has its own, so workers never share writable memory.
 typedef struct ocWorkspace
 {
 	// constraint list: segmentCapacity + agentCapacity
@@ -46,7 +46,9 @@ struct ocSimulator
 	ocAgentGrid* grid;
 	bool gridValid;
 
-	ocWorkspace workspace;
+	// one workspace per phase-1 worker, workerCount >= 1; worker 0 serves the unthreaded calls
+	ocWorkspace* workspaces;
+	int workerCount;
 };
 
 ocSimulator* oc_Simulator_Create(void)
@@ -57,12 +59,24 @@ ocSimulator* oc_Simulator_Create(void)
 		return NULL;
 	}
 	sim->grid = oc_AgentGrid_Create();
-	if (sim->grid == NULL)
+	sim->workspaces = (ocWorkspace*)calloc(1, sizeof(ocWorkspace));
+	if (sim->grid == NULL || sim->workspaces == NULL)
 	{
+		oc_AgentGrid_Destroy(sim->grid);
+		free(sim->workspaces);
 		free(sim);
 		return NULL;
 	}
+	sim->workerCount = 1;
 	return sim;
+}
+
+static void oc_FreeWorkspace(ocWorkspace* ws)
+{
+	free(ws->planes);
+	free(ws->program);
+	free(ws->agentNeighbors);
+	free(ws->obstacleNeighbors);
 }
 
 void oc_Simulator_Destroy(ocSimulator* sim)
@@ -78,16 +92,23 @@ void oc_Simulator_Destroy(ocSimulator* sim)
 	free(sim->newVelocities);
 	free(sim->segments);
 	oc_AgentGrid_Destroy(sim->grid);
-	free(sim->workspace.planes);
-	free(sim->workspace.program);
-	free(sim->workspace.agentNeighbors);
-	free(sim->workspace.obstacleNeighbors);
+	for (int w = 0; w < sim->workerCount; ++w)
+	{
+		oc_FreeWorkspace(sim->workspaces + w);
+	}
+	free(sim->workspaces);
 	free(sim);
 }
 
 // Grows *array to hold count elements of the given size; false (array untouched) on failure.
 static bool oc_Grow(void** array, int count, size_t size)
 {
+	// Nothing to hold (e.g. no segment yet); realloc(p, 0) may free p and return NULL.
+	if (count <= 0)
+	{
+		return true;
+	}
+
 	void* p = realloc(*array, (size_t)count * size);
 	if (p == NULL)
 	{
@@ -97,11 +118,26 @@ static bool oc_Grow(void** array, int count, size_t size)
 	return true;
 }
 
-static bool oc_GrowPlanes(ocSimulator* sim, int agentCapacity, int segmentCapacity)
+// Sizes a workspace for the given capacities; false (workspace still valid) on failure.
+static bool oc_GrowWorkspace(ocWorkspace* ws, int agentCapacity, int segmentCapacity)
 {
 	int planes = agentCapacity + segmentCapacity;
-	return oc_Grow((void**)&sim->workspace.planes, planes, sizeof(ocHalfPlane)) &&
-		   oc_Grow((void**)&sim->workspace.program, planes, sizeof(ocHalfPlane));
+	return oc_Grow((void**)&ws->planes, planes, sizeof(ocHalfPlane)) &&
+		   oc_Grow((void**)&ws->program, planes, sizeof(ocHalfPlane)) &&
+		   oc_Grow((void**)&ws->agentNeighbors, agentCapacity, sizeof(ocNeighbor)) &&
+		   oc_Grow((void**)&ws->obstacleNeighbors, segmentCapacity, sizeof(ocNeighbor));
+}
+
+static bool oc_GrowWorkspaces(ocSimulator* sim, int agentCapacity, int segmentCapacity)
+{
+	for (int w = 0; w < sim->workerCount; ++w)
+	{
+		if (oc_GrowWorkspace(sim->workspaces + w, agentCapacity, segmentCapacity) == false)
+		{
+			return false;
+		}
+	}
+	return true;
 }
 
 int oc_Simulator_AddAgent(ocSimulator* sim, ocVec2 position, const ocAgentParams* params, ocVec2 velocity)
@@ -116,8 +152,7 @@ int oc_Simulator_AddAgent(ocSimulator* sim, ocVec2 position, const ocAgentParams
 			oc_Grow((void**)&sim->preferred, capacity, sizeof(ocVec2)) == false ||
 			oc_Grow((void**)&sim->params, capacity, sizeof(ocAgentParams)) == false ||
 			oc_Grow((void**)&sim->newVelocities, capacity, sizeof(ocVec2)) == false ||
-			oc_Grow((void**)&sim->workspace.agentNeighbors, capacity, sizeof(ocNeighbor)) == false ||
-			oc_GrowPlanes(sim, capacity, sim->segmentCapacity) == false ||
+			oc_GrowWorkspaces(sim, capacity, sim->segmentCapacity) == false ||
 			oc_AgentGrid_Reserve(sim->grid, capacity) == false)
 		{
 			return -1;
@@ -141,8 +176,7 @@ int oc_Simulator_AddSegment(ocSimulator* sim, ocVec2 a, ocVec2 b)
 	{
 		int capacity = sim->segmentCapacity < 16 ? 16 : 2 * sim->segmentCapacity;
 		if (oc_Grow((void**)&sim->segments, capacity, sizeof(ocSegment)) == false ||
-			oc_Grow((void**)&sim->workspace.obstacleNeighbors, capacity, sizeof(ocNeighbor)) == false ||
-			oc_GrowPlanes(sim, sim->agentCapacity, capacity) == false)
+			oc_GrowWorkspaces(sim, sim->agentCapacity, capacity) == false)
 		{
 			return -1;
 		}
@@ -326,32 +360,82 @@ int oc_Simulator_Constraints(ocSimulator* sim, int agent, double dt, ocHalfPlane
 {
 	assert(0 <= agent && agent < sim->agentCount);
 	oc_Simulator_PrepareGrid(sim);
-	return oc_Simulator_BuildConstraints(sim, &sim->workspace, agent, dt, out, hardCount);
+	return oc_Simulator_BuildConstraints(sim, sim->workspaces, agent, dt, out, hardCount);
 }
 
 ocVec2 oc_Simulator_NewVelocity(ocSimulator* sim, int agent, double dt)
 {
 	assert(0 <= agent && agent < sim->agentCount);
 	oc_Simulator_PrepareGrid(sim);
-	return oc_Simulator_ComputeVelocity(sim, &sim->workspace, agent, dt);
+	return oc_Simulator_ComputeVelocity(sim, sim->workspaces, agent, dt);
 }
 
-void oc_Simulator_NewVelocities(ocSimulator* sim, double dt, int first, int count, ocVec2* out)
+bool oc_Simulator_SetWorkerCount(ocSimulator* sim, int workerCount)
+{
+	if (workerCount < 1)
+	{
+		workerCount = 1;
+	}
+	if (workerCount <= sim->workerCount)
+	{
+		return true;
+	}
+
+	ocWorkspace* workspaces = (ocWorkspace*)realloc(sim->workspaces, (size_t)workerCount * sizeof(ocWorkspace));
+	if (workspaces == NULL)
+	{
+		return false;
+	}
+	sim->workspaces = workspaces;
+	for (int w = sim->workerCount; w < workerCount; ++w)
+	{
+		memset(workspaces + w, 0, sizeof(ocWorkspace));
+		if (oc_GrowWorkspace(workspaces + w, sim->agentCapacity, sim->segmentCapacity) == false)
+		{
+			// keep the workspaces that are complete; free the partial one
+			oc_FreeWorkspace(workspaces + w);
+			sim->workerCount = w;
+			return false;
+		}
+	}
+	sim->workerCount = workerCount;
+	return true;
+}
+
+int oc_Simulator_GetWorkerCount(const ocSimulator* sim)
+{
+	return sim->workerCount;
+}
+
+void oc_Simulator_PrepareStep(ocSimulator* sim)
+{
+	oc_Simulator_PrepareGrid(sim);
+}
+
+void oc_Simulator_NewVelocitiesOnWorker(ocSimulator* sim, int worker, double dt, int first, int count, ocVec2* out)
 {
 	if (count <= 0)
 	{
 		return;
 	}
+	assert(0 <= worker && worker < sim->workerCount);
 	assert(0 <= first && first + count <= sim->agentCount);
 
-	// Agents are independent in phase 1: each reads only the start-of-step state, so any
-	// split of the index range gives the same bits.
+	// Agents are independent in phase 1: each reads only the start-of-step state (and the
+	// grid built from it), so any split of the index range, on any workers, gives the same
+	// bits. The build is skipped when PrepareStep already ran, so concurrent calls only read
+	// shared memory and write their own workspace and out.
 	oc_Simulator_PrepareGrid(sim);
-	ocWorkspace* ws = &sim->workspace;
+	ocWorkspace* ws = sim->workspaces + worker;
 	for (int k = 0; k < count; ++k)
 	{
 		out[k] = oc_Simulator_ComputeVelocity(sim, ws, first + k, dt);
 	}
+}
+
+void oc_Simulator_NewVelocities(ocSimulator* sim, double dt, int first, int count, ocVec2* out)
+{
+	oc_Simulator_NewVelocitiesOnWorker(sim, 0, dt, first, count, out);
 }
 
 void oc_Simulator_Apply(ocSimulator* sim, const ocVec2* newVelocities, double dt)

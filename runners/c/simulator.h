@@ -91,9 +91,23 @@ OC_API int oc_Simulator_Constraints(ocSimulator* sim, int agent, double dt, ocHa
 /// Phase 1 for one agent: its velocity for step dt from the current state.
 OC_API ocVec2 oc_Simulator_NewVelocity(ocSimulator* sim, int agent, double dt);
 
-/// Phase 1 for the agents first .. first+count-1 into out[0 .. count-1]; any split gives the
-/// same bits. Not reentrant: calls on one simulator must not run concurrently.
+/// Phase 1 for the agents first .. first+count-1 into out[0 .. count-1] on worker 0; any split
+/// gives the same bits. Builds the neighbour grid first if the state changed.
 OC_API void oc_Simulator_NewVelocities(ocSimulator* sim, double dt, int first, int count, ocVec2* out);
+
+/// Gives the simulator at least workerCount phase-1 workspaces (allocates; call outside steps).
+OC_API bool oc_Simulator_SetWorkerCount(ocSimulator* sim, int workerCount);
+
+/// Number of phase-1 workspaces (at least 1).
+OC_API int oc_Simulator_GetWorkerCount(const ocSimulator* sim);
+
+/// Builds the neighbour grid from the current state if needed; call it once before running
+/// oc_Simulator_NewVelocitiesOnWorker concurrently, so that no concurrent call builds it.
+OC_API void oc_Simulator_PrepareStep(ocSimulator* sim);
+
+/// oc_Simulator_NewVelocities on workspace worker (0 <= worker < GetWorkerCount). After
+/// PrepareStep, calls with distinct workers and disjoint out ranges may run concurrently.
+OC_API void oc_Simulator_NewVelocitiesOnWorker(ocSimulator* sim, int worker, double dt, int first, int count, ocVec2* out);
 
 /// Phase 2 for every agent: velocity = newVelocities[i], then position += velocity * dt.
 OC_API void oc_Simulator_Apply(ocSimulator* sim, const ocVec2* newVelocities, double dt);

@@ -1,0 +1,76 @@
+"""The C port's CLI (runners/c/cli) as an exec port: the protocol path of the C column.
+
+Contract: ``cli_spec(...)`` is the BuildSpec of the CLI executable for a toolchain, target and
+flags (native, cross-compiled, patched); ``CliRunner`` builds it through the build layer on
+first use and then drives it as an ``exec:`` port, optionally under an emulator.  A missing
+compiler or emulator makes the column SKIPPED with the reason.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from ..build import (C_DIR, DETERMINISM_FLAGS, BuildFailed, BuildSpec, Toolchain, ToolchainMissing, build,
+                     system_cc)
+from .base import RunnerError, RunnerInfo, RunnerUnavailable
+from .exec_runner import ExecRunner, Limits
+
+
+def cli_sources(source_dir: Path = C_DIR) -> tuple[Path, ...]:
+    return tuple(sorted(source_dir.glob("*.c"))) + tuple(sorted((source_dir / "cli").glob("*.c")))
+
+
+def cli_spec(name: str, toolchain: Toolchain, flags: tuple[str, ...], target: str | None = None,
+             source_dir: Path = C_DIR, static: bool = False) -> BuildSpec:
+    """The CLI executable; OC_FLAGS puts the flags into the hello reply."""
+    link = ("-static",) if static else ()
+    return BuildSpec(name=name, toolchain=toolchain, sources=cli_sources(source_dir), flags=flags,
+                     output="executable", target=target, include_dirs=(source_dir, source_dir / "cli"),
+                     link_flags=link + ("-lm",), defines=(f'OC_FLAGS="{" ".join(flags)}"',))
+
+
+class CliRunner(ExecRunner):
+    """Builds the CLI, then speaks the protocol to it (through an emulator when given)."""
+
+    def __init__(self, runner_id: str, spec: BuildSpec, emulator: str | None = None,
+                 missing: str | None = None, limits: Limits = Limits(), architecture: str | None = None):
+        super().__init__(runner_id, [], limits)
+        self.spec = spec
+        self.emulator = emulator
+        self.missing = missing
+        self.architecture = architecture
+        self.artifact = None
+
+    def _prepare(self) -> None:
+        if self.artifact is not None:
+            return
+        if self.missing:
+            raise RunnerUnavailable(self.missing)
+        if self.emulator and shutil.which(self.emulator) is None:
+            raise RunnerUnavailable(f"{self.emulator} not found (apt-get install qemu-user-static)")
+        try:
+            self.artifact = build(self.spec)
+        except ToolchainMissing as err:
+            raise RunnerUnavailable(str(err)) from None
+        except BuildFailed as err:
+            raise RunnerError(f"build failed: {err}") from None
+        self.argv = ([self.emulator] if self.emulator else []) + [str(self.artifact.path)]
+        described = self.artifact.describe()
+        self.extra = {"compiler": described["compiler"], "flags": described["flags"],
+                      "architecture": self.architecture or "",
+                      "versions": {"binary_sha256": described["sha256"], "binary_size": described["size"],
+                                   **({"emulator": self.emulator} if self.emulator else {})}}
+
+    def _live(self):
+        self._prepare()
+        return super()._live()
+
+    def info(self) -> RunnerInfo:
+        self._prepare()
+        return super().info()
+
+
+def native_cli() -> CliRunner:
+    """``c:cli``: the host compiler's -O2 build of the CLI, through the protocol."""
+    return CliRunner("c:cli", cli_spec("c-cli", system_cc(), DETERMINISM_FLAGS + ("-O2",)))

@@ -116,3 +116,14 @@ def test_diagnosis_works_through_the_exec_protocol(tiny_suite: Path) -> None:
     direct = result.cells[(scenario.id, in_process.id)]
     assert through_exec.status == DIVERGED and through_exec.reason == direct.reason.replace(in_process.id, cli.id)
     assert result.infos[cli.id].name == "orca-c"
+
+
+@pytest.mark.parametrize("threads", [2, 7])
+def test_multithreaded_step_gives_the_same_bits(threads: int) -> None:
+    from conformance.runners.cffi_runner import c_variants
+    scenario = load_scenario(ROOT / "scenarios" / "orca" / "crossing-blocks.yaml")
+    runner = CffiRunner(c_variants()["c"])
+    single = list(runner.hashes(scenario.scene, threads=1))
+    multi = list(runner.hashes(scenario.scene, threads=threads))
+    assert len(single) == scenario.scene.steps + 1
+    assert multi == single

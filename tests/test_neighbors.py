@@ -60,3 +60,12 @@ def test_obstacles_ordered_by_distance_then_index() -> None:
                 (10.0, 0.0, 11.0, 0.0), (-1.0, -2.0, 1.0, -2.0)]
     got = obstacle_neighbors(0.0, 0.0, 3.0, segments)
     assert got == [(4.0, 1), (4.0, 2), (4.0, 4), (9.0, 0)]
+
+
+def test_tiny_cells_fall_back_to_brute_force() -> None:
+    # 1e3 / 1e-150 is far outside the exact-integer range of cell indices
+    xs = [0.0, 1e3, 1e3]
+    ys = [0.0, 0.0, 0.0]
+    grid = AgentGrid(xs, ys, 1e-150)
+    assert grid.brute_force
+    assert grid.neighbors(1, 1e-150, 5) == agent_neighbors_brute_force(1, xs, ys, 1e-150, 5) == [(0.0, 2)]

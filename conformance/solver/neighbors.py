@@ -72,7 +72,13 @@ class AgentGrid:
         self.cell = max_neighbor_distance * CELL_MARGIN
         self.cells: dict[tuple[int, int], list[tuple[float, float, int]]] = {}
         """Cell -> (x, y, index) of the agents in it, in index order."""
-        if self.cell > 0.0:
+        self.xs = xs
+        self.ys = ys
+        widest = max((abs(v) for v in (*xs, *ys)), default=0.0)
+        # Cells so small that x / cell leaves the exact-integer range (or overflows): the
+        # grid would be useless and floor() could fail, so answer by brute force instead.
+        self.brute_force = self.cell > 0.0 and not widest / self.cell < 2.0 ** 52
+        if self.cell > 0.0 and not self.brute_force:
             cell = self.cell
             cells = self.cells
             for j in range(len(xs)):
@@ -84,14 +90,14 @@ class AgentGrid:
                     cells[key] = [(x, y, j)]
                 else:
                     bucket.append((x, y, j))
-        self.xs = xs
-        self.ys = ys
 
     def neighbors(self, i: int, neighbor_distance: float,
                   max_neighbors: int) -> list[tuple[float, int]]:
         """Same result as ``agent_neighbors_brute_force`` for agent i."""
         if max_neighbors <= 0 or neighbor_distance <= 0.0 or self.cell <= 0.0:
             return []
+        if self.brute_force:
+            return agent_neighbors_brute_force(i, self.xs, self.ys, neighbor_distance, max_neighbors)
         xi = self.xs[i]
         yi = self.ys[i]
         limit = neighbor_distance * neighbor_distance

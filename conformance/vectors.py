@@ -155,6 +155,14 @@ def _lines(rng: random.Random, count: int, radius: float) -> list[tuple[float, f
     return out
 
 
+_TOUCHING = (
+    (0.5086119013236126, -0.08284278385041717, 0.5914546851156848, 0.42576911748269863, 0.5153144603095349),
+    (0.37905403830737316, -0.17289918276210936, 0.5519532207490924, 0.20615485569140446, 0.4166246408422488),
+    (-0.1298135473172768, -0.38893305144990603, 0.25911950423512375, -0.5187465984601001, 0.41002496945580047),
+)
+"""Segments whose end a has a.a < r*r by rounding while SegmentDistanceSquared > r*r (found by search)."""
+
+
 def _cases_geometry(name: str, rng: random.Random) -> list[list]:
     cases: list[list] = []
     if name == "segment_distance_squared":
@@ -178,7 +186,12 @@ def _cases_geometry(name: str, rng: random.Random) -> list[list]:
             dt = rng.choice([0.05, 0.1, 0.25])
             cases.append([*a, *b, r, dt if overlap else tau, *x, int(overlap)])
         # x exactly at a/dt (wa = 0 -> fallback direction), coincident agents, symmetric segment
-        cases += [[0.3, 0.4, 0.3, 0.4, 1.0, 0.5, 0.6, 0.8, 1], [0.0, 0.0, 0.0, 0.0, 1.0, 0.1, 0.0, 0.0, 1],
+        # segments touching within rounding: an end inside r although the distance is above r,
+        # so rho2 - r*r < 0 and that end's legs are skipped (spec note 5)
+        for ax, ay, bx, by, r in _TOUCHING:
+            cases.append([ax, ay, bx, by, r, 2.0, 0.1, -0.2, 0])
+        cases += [[0.3, 0.4, 0.6, 0.8, 1.0, 0.5, 1.2, 1.6, 1],  # x = b/dt exactly: wb = 0
+                  [0.3, 0.4, 0.3, 0.4, 1.0, 0.5, 0.6, 0.8, 1], [0.0, 0.0, 0.0, 0.0, 1.0, 0.1, 0.0, 0.0, 1],
                   [5.0, -1.0, 5.0, 1.0, 0.5, 1.0, 0.0, 0.0, 0], [-1.0, 0.0, 1.0, 0.0, 0.5, 0.1, 0.0, 0.0, 1],
                   [2.0, 0.0, 2.0, 0.0, 1.0, 2.0, 1.0, 0.0, 0], [4.0, 0.0, 4.0, 0.0, 1.0, 2.0, 3.0, 0.0, 0]]
     elif name in ("agent_case_form", "agent_constraint"):
@@ -207,6 +220,7 @@ def _cases_geometry(name: str, rng: random.Random) -> list[list]:
             a = _pt(rng, s)
             b = a if rng.random() < 0.1 else _pt(rng, s)
             cases.append([*a, *b, rng.uniform(0.1, 1.5), rng.choice([0.5, 1.0, 2.0, 5.0]), rng.choice([0.05, 0.1, 0.25])])
+        cases += [[ax, ay, bx, by, r, 2.0, 0.1] for ax, ay, bx, by, r in _TOUCHING]
         cases += [[-1.0, 0.0, 1.0, 0.0, 0.5, 2.0, 0.1], [-1.0, 0.3, 1.0, 0.3, 0.5, 2.0, 0.1],
                   [0.5, 0.5, 0.5, 0.5, 0.5, 2.0, 0.1], [0.0, 0.5, 3.0, 0.5, 0.5, 2.0, 0.1],
                   [0.0, 0.5000000000000001, 3.0, 0.5000000000000001, 0.5, 2.0, 0.1]]
@@ -386,13 +400,14 @@ def compare(cases: Sequence[dict], results: Sequence[list]) -> list[int]:
     return [k for k, (case, got) in enumerate(zip(cases, results)) if case["result"] != got]
 
 
-def replay_reference(folder: Path) -> list[int]:
-    """Re-evaluate every stored case on the reference (used by coverage); returns mismatches."""
-    bad = []
+def replay_reference(folder: Path) -> tuple[int, int]:
+    """Re-evaluate every stored case on the reference (used by coverage): (cases, mismatches)."""
+    total = bad = 0
     for name, cases in load_all(folder).items():
         family = FAMILY_BY_NAME[name]
-        bad += [k for k, case in enumerate(cases) if evaluate_reference(family, case["args"]) != case["result"]]
-    return bad
+        total += len(cases)
+        bad += sum(evaluate_reference(family, case["args"]) != case["result"] for case in cases)
+    return total, bad
 
 
 def regenerate_all(folder: Path) -> list[tuple[str, str]]:

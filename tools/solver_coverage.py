@@ -24,6 +24,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--all", action="store_true", help="include the slow scenarios")
     parser.add_argument("--steps", type=int, default=None, help="cap on steps per scenario")
+    parser.add_argument("--vectors-only", action="store_true", help="replay the vectors, no scenario")
     args = parser.parse_args(argv)
     cov = coverage.Coverage(branch=True, source=[str(ROOT / "conformance" / "solver")],
                             data_file=None)
@@ -31,18 +32,15 @@ def main(argv: list[str] | None = None) -> int:
     from conformance.driver import run
     from conformance.suite import Suite
     suite = Suite(ROOT)
-    scenarios = suite.select(None, args.all)
+    scenarios = [] if args.vectors_only else suite.select(None, args.all)
     for scenario in scenarios:
         for _ in run(scenario.scene, steps=None if args.steps is None else min(args.steps, scenario.scene.steps)):
             pass
-    vectors = []
-    try:
-        from conformance import vectors as vector_module
-        vectors = vector_module.replay_reference(suite.goldens_dir / "vectors")
-    except ImportError:
-        pass
+    from conformance import vectors
+    cases, mismatches = vectors.replay_reference(suite.goldens_dir / "vectors")
     cov.stop()
-    print(f"{len(scenarios)} scenarios and {len(vectors)} primitive vectors replayed on the reference")
+    print(f"{len(scenarios)} scenarios and {cases} primitive vectors ({mismatches} mismatches) "
+          "replayed on the reference")
     cov.report(show_missing=True, skip_covered=False)
     return 0
 

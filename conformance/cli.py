@@ -192,6 +192,30 @@ def cmd_matrix(args: argparse.Namespace) -> int:
     return EXIT_FAILED if failed else EXIT_OK
 
 
+def cmd_controls(args: argparse.Namespace) -> int:
+    """Run the negative controls; every one must be caught by some scenario."""
+    from .controls import CAUGHT, CONTROLS, NOT_CAUGHT, format_controls, run_control
+    suite = Suite.locate(args.suite)
+    scenarios = suite.select(None, False)
+    chosen = [c for c in CONTROLS if not args.only or c.name in args.only.split(",")]
+    if not chosen:
+        raise InputError("command line", "--only", f"no control named {args.only!r}")
+    results = []
+    with Progress(len(chosen), "controls") as bar:
+        for control in chosen:
+            bar.advance(0, label=control.name)
+            results.append(run_control(control, scenarios, suite.goldens_dir))
+            bar.advance(1)
+    _print(format_controls(results))
+    caught = sum(r.status == CAUGHT for r in results)
+    missed = [r.control.name for r in results if r.status == NOT_CAUGHT]
+    skipped = len(results) - caught - len(missed)
+    _print(f"\ncontrols: {caught} caught, {len(missed)} not caught, {skipped} skipped")
+    if missed:
+        _print("controls: the suite failed to catch " + ", ".join(missed) + ": add a scenario or vector that does")
+    return EXIT_FAILED if missed or caught == 0 else EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="orca-conformance",
                                      description="Hash-matrix conformance suite for ORCA solver ports.")
@@ -208,6 +232,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-vectors", action="store_true", help="skip the primitive-vector row")
     p.add_argument("--report", metavar="DIR", help="write JSON, JUnit XML and Markdown reports into DIR")
     p.set_defaults(handler=cmd_matrix)
+
+    p = sub.add_parser("controls", help="run the negative controls: careless ports the gate must catch")
+    p.add_argument("--only", metavar="A,B", help="run only these controls")
+    p.set_defaults(handler=cmd_controls)
 
     p = sub.add_parser("check", help="lint the suite itself (schema, ids, goldens, orphans)")
     p.add_argument("--list", action="store_true", help="print the scenario ids and stop")

@@ -52,9 +52,16 @@ class Difference:
     def ulps(self) -> int | None:
         return ulp_distance(self.expected, self.got)
 
-    def describe(self) -> str:
+    def distance_text(self) -> str:
         ulps = self.ulps
-        distance = "NaN involved" if ulps is None else f"{ulps} ulp"
+        if ulps is None:
+            return "NaN involved"
+        if ulps == 0:
+            return "zeros of opposite sign"
+        return f"{ulps} ulp"
+
+    def describe(self) -> str:
+        distance = self.distance_text()
         return (f"agent {self.agent} {self.field}: expected {hex_bits(self.expected)} ({self.expected!r}), "
                 f"got {hex_bits(self.got)} ({self.got!r}), {distance}")
 
@@ -91,9 +98,8 @@ class Diagnosis:
         parts = [f"step {self.step}"]
         if self.state is not None:
             d = self.state
-            ulps = d.ulps
-            parts.append(f"agent {d.agent}, {d.field}, {hex_bits(d.expected)} vs {hex_bits(d.got)}"
-                         + ("" if ulps is None else f", {ulps} ulp"))
+            parts.append(f"agent {d.agent}, {d.field}, {hex_bits(d.expected)} vs {hex_bits(d.got)}, "
+                         f"{d.distance_text()}")
         if self.cause:
             parts.append(self.cause)
         if self.vector_family:

@@ -43,9 +43,9 @@ def uniform(seed: int, n: int) -> float:
     return float((splitmix64(seed, n) >> 11) - TWO_POW_52) * TWO_POW_MINUS_52
 
 
-def build_simulator(scene: Scene) -> Simulator:
+def build_simulator(scene: Scene, simulator: type[Simulator] = Simulator) -> Simulator:
     """A simulator holding the scene's segments and agents in index order."""
-    sim = Simulator(scene.segments)
+    sim = simulator(scene.segments)
     for agent in scene.agents:
         sim.add_agent(agent.position, agent.params, agent.velocity)
     return sim
@@ -101,14 +101,16 @@ class Driver:
 Observer = Callable[[int, Simulator, Driver], None]
 
 
-def run(scene: Scene, steps: int | None = None, observer: Observer | None = None) -> Iterator[bytes]:
+def run(scene: Scene, steps: int | None = None, observer: Observer | None = None,
+        simulator: type[Simulator] = Simulator) -> Iterator[bytes]:
     """Canonical state bytes of steps 0..steps (default scene.steps), computed lazily.
 
     Step s -> s+1: preferred velocities from state s, then ``Simulator.step(dt)``.  The
     observer, if any, sees every state after its bytes are taken (before the next step).
+    ``simulator`` swaps in a Simulator subclass (the negative controls' careless ports).
     """
     total = scene.steps if steps is None else steps
-    sim = build_simulator(scene)
+    sim = build_simulator(scene, simulator)
     driver = Driver(scene)
     for step in range(total + 1):
         data = canonical_bytes(sim.px, sim.py, sim.vx, sim.vy)

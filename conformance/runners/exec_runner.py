@@ -115,9 +115,9 @@ class _Port:
         return self.stderr_tail.decode("utf-8", "replace")[-4000:]
 
     def fail(self, reason: str) -> RunnerError:
-        """Kill the process group and build the error (with the exit status when known)."""
+        """Kill the process group and build the error (with the signal when the port died of one)."""
+        status = self.proc.poll()  # before our own kill, so that SIGKILL from us is not reported
         self.kill()
-        status = self.proc.poll()
         if status is not None and status < 0:
             try:
                 reason += f" (killed by {signal.Signals(-status).name})"

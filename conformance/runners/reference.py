@@ -12,23 +12,30 @@ from typing import Iterator
 from .. import __version__, vectors
 from ..driver import Driver, build_simulator, run
 from ..scenario import Scene
+from ..solver import Simulator
 from ..state_hash import state_hash
-from .base import Runner, RunnerInfo, StateDump
+from .base import Runner, RunnerError, RunnerInfo, StateDump
 
 
 class ReferenceRunner(Runner):
-    id = "reference"
+    """The reference; ``simulator`` swaps in a Simulator subclass (negative controls)."""
+
+    def __init__(self, runner_id: str = "reference", simulator: type[Simulator] = Simulator,
+                 name: str = "orca-reference (Python)"):
+        self.id = runner_id
+        self.simulator = simulator
+        self.name = name
 
     def info(self) -> RunnerInfo:
-        return RunnerInfo(self.id, "orca-reference (Python)", compiler=f"CPython {platform.python_version()}",
+        return RunnerInfo(self.id, self.name, compiler=f"CPython {platform.python_version()}",
                           versions={"orca-conformance": __version__})
 
     def hashes(self, scene: Scene) -> Iterator[str]:
-        for data in run(scene):
+        for data in run(scene, simulator=self.simulator):
             yield state_hash(data)
 
     def dump(self, scene: Scene, step: int) -> StateDump:
-        sim = build_simulator(scene)
+        sim = build_simulator(scene, self.simulator)
         driver = Driver(scene)
         for s in range(step):
             driver.set_preferred_velocities(sim, s)
@@ -40,5 +47,7 @@ class ReferenceRunner(Runner):
         return StateDump(step, tuple(rows))
 
     def vectors(self, family: str, args: list[list]) -> list[list]:
+        if self.simulator is not Simulator:
+            raise RunnerError("this fake port changes the step only; it has no primitive entry points")
         fam = vectors.FAMILY_BY_NAME[family]
         return [vectors.evaluate_reference(fam, a) for a in args]

@@ -1,0 +1,106 @@
+"""A misbehaving port for the exec runner's tests: ``fake_port.py MODE``.
+
+It speaks docs/protocol.md honestly (hashes from the reference) except for the one way of
+failing that MODE names, so every test sees exactly one misbehaviour:
+
+  honest           answers everything correctly
+  crash            exits with status 3 in the middle of a run
+  segfault         kills itself with SIGSEGV in the middle of a run
+  hang-hello       never answers the hello
+  hang-run         stops answering in the middle of a run (but stays alive)
+  flood            writes an endless line without a newline during a run
+  garbage          answers a run with lines that are not JSON
+  short            returns one state too few, then "done"
+  long             returns one state too many
+  nan              reports a non-finite state as an error reply
+  no-read          never reads stdin after the hello (the harness must not block writing)
+  bad-hello        answers the hello with another protocol version
+  spam-stderr      writes 10 MB to stderr, then crashes
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from conformance.driver import run  # noqa: E402
+from conformance.scenario import Scene  # noqa: E402
+from conformance.state_hash import state_hash  # noqa: E402
+
+MODE = sys.argv[1] if len(sys.argv) > 1 else "honest"
+
+
+def send(obj: dict) -> None:
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+def hello(request: dict) -> None:
+    if MODE == "hang-hello":
+        time.sleep(3600)
+    send({"protocol": 2 if MODE == "bad-hello" else 1, "port": {"name": f"fake-{MODE}", "language": "Python"}})
+    if MODE == "no-read":
+        sys.stdin.close()
+        time.sleep(3600)
+
+
+def do_run(request: dict) -> None:
+    scene = Scene.from_json(request["scene"])
+    steps = request["steps"]
+    middle = steps // 2
+    for step, data in enumerate(run(scene, steps=steps)):
+        if step == middle:
+            if MODE == "crash":
+                os._exit(3)
+            if MODE == "segfault":
+                os.kill(os.getpid(), signal.SIGSEGV)
+            if MODE == "hang-run":
+                time.sleep(3600)
+            if MODE == "flood":
+                chunk = "x" * (1 << 20)
+                while True:
+                    sys.stdout.write(chunk)
+            if MODE == "garbage":
+                sys.stdout.write("this is not json\n")
+                sys.stdout.flush()
+                continue
+            if MODE == "nan":
+                send({"error": f"non-finite state at step {step}"})
+                return
+            if MODE == "spam-stderr":
+                sys.stderr.write("e" * (10 << 20) + "\nlast words before the crash\n")
+                sys.stderr.flush()
+                os._exit(4)
+        if MODE == "short" and step == steps:
+            break
+        send({"step": step, "hash": state_hash(data)})
+    if MODE == "long":
+        send({"step": steps + 1, "hash": "0" * 64})
+    send({"done": steps})
+
+
+def main() -> int:
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        request = json.loads(line)
+        cmd = request.get("cmd")
+        if cmd == "hello":
+            hello(request)
+        elif cmd == "run":
+            do_run(request)
+        elif cmd == "bye":
+            return 0
+        else:
+            send({"error": f"fake port: {cmd} is not implemented"})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,78 @@
+"""The exec runner survives misbehaving ports: every one becomes a failed cell with a reason."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conformance.matrix import ERROR, PASS, run_matrix
+from conformance.runners.exec_runner import ExecRunner, Limits
+from conformance.scenario import load_scenario
+
+ROOT = Path(__file__).resolve().parent.parent
+FAKE = Path(__file__).resolve().parent / "fake_ports" / "fake_port.py"
+SCENARIO = load_scenario(ROOT / "scenarios" / "orca" / "head-on-perturbed.yaml")
+LIMITS = Limits(handshake=5.0, reply=5.0, run=20.0, line_bytes=4 * 1024 * 1024)
+
+
+def fake(mode: str) -> ExecRunner:
+    return ExecRunner(f"exec:fake-{mode}", [sys.executable, str(FAKE), mode], LIMITS)
+
+
+def cell(mode: str):
+    runner = fake(mode)
+    started = time.monotonic()
+    result = run_matrix([SCENARIO], [runner], ROOT / "goldens", with_vectors=False)
+    elapsed = time.monotonic() - started
+    c = result.cells[(SCENARIO.id, runner.id)]
+    print(mode, c.status, c.reason[:300], f"{elapsed:.1f} s")
+    return c, elapsed
+
+
+def test_honest_fake_passes() -> None:
+    c, _ = cell("honest")
+    assert c.status == PASS and c.compared == SCENARIO.scene.steps + 1
+
+
+@pytest.mark.parametrize("mode, reason", [
+    ("crash", "port exited (status 3)"),
+    ("segfault", "SIGSEGV"),
+    ("hang-hello", "no reply to hello within"),
+    ("hang-run", "no reply to run"),
+    ("flood", "without a newline"),
+    ("garbage", "garbage reply to run"),
+    ("short", "returned 300 states, expected 301"),
+    ("long", 'expected {"done": 300}'),
+    ("nan", "non-finite state at step 150"),
+    ("no-read", "no reply to run"),
+    ("bad-hello", "bad hello reply"),
+    ("spam-stderr", "port exited (status 4)"),
+])
+def test_misbehaving_port_is_a_failed_cell(mode: str, reason: str) -> None:
+    c, elapsed = cell(mode)
+    assert c.status == ERROR
+    assert reason in c.reason
+    assert elapsed < 30.0  # limits held: no hang
+
+
+def test_stderr_tail_is_kept_and_bounded() -> None:
+    c, _ = cell("spam-stderr")
+    assert "last words before the crash" in c.reason
+    assert len(c.reason) < 2000
+
+
+def test_suite_goes_on_after_a_crash() -> None:
+    crash, honest = fake("crash"), fake("honest")
+    result = run_matrix([SCENARIO, SCENARIO], [crash, honest], ROOT / "goldens", with_vectors=False)
+    statuses = [c.status for c in result.cells.values()]
+    assert statuses.count(ERROR) == 1 and statuses.count(PASS) == 1
+
+
+def test_missing_executable_is_an_error_not_a_crash() -> None:
+    runner = ExecRunner("exec:nope", ["/nonexistent/port"], LIMITS)
+    result = run_matrix([SCENARIO], [runner], ROOT / "goldens", with_vectors=False)
+    c = result.cells[(SCENARIO.id, runner.id)]
+    assert c.status == ERROR and "cannot start" in c.reason

@@ -216,6 +216,44 @@ def cmd_controls(args: argparse.Namespace) -> int:
     return EXIT_FAILED if missed or caught == 0 else EXIT_OK
 
 
+def cmd_merge(args: argparse.Namespace) -> int:
+    """Combine per-platform reports into one matrix (JSON, Markdown, HTML)."""
+    from .merge import load_report, merge_reports, write_merged
+    reports = [(str(p), load_report(Path(p))) for p in args.reports]
+    merged = merge_reports(reports)
+    for path in write_merged(merged, Path(args.out)):
+        _print(f"merged: {path}")
+    s = merged["summary"]
+    _print(f"merge: {len(reports)} reports, {len(merged['columns'])} columns: {s['PASS']} passed, "
+           f"{s['DIVERGED']} diverged, {s['ERROR']} errors, {s['SKIPPED']} skipped")
+    return EXIT_FAILED if s["DIVERGED"] or s["ERROR"] else EXIT_OK
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    """Draw one scenario's trajectories on one runner."""
+    from .drawing import PlotUnavailable
+    from .render import render
+    from .runners import resolve
+    from .runners.base import RunnerError, RunnerUnavailable
+    suite = Suite.locate(args.suite)
+    scenario = next((s for s in suite.scenarios() if s.id == args.id), None)
+    if scenario is None:
+        raise InputError("command line", "id", f"no scenario has the id {args.id!r}")
+    out = Path(args.out)
+    if out.suffix.lower() not in (".svg", ".png", ".gif"):
+        raise InputError("command line", "--out", "the picture must end in .svg, .png or .gif")
+    runner = resolve(args.runner)
+    try:
+        frames = render(scenario, runner, out, args.every, args.steps)
+    except (RunnerError, RunnerUnavailable, PlotUnavailable) as err:
+        print(f"error: render: {err}", file=sys.stderr)
+        return EXIT_FAILED
+    finally:
+        runner.close()
+    _print(f"render: {out} ({frames} frames of {scenario.id} on {runner.id})")
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="orca-conformance",
                                      description="Hash-matrix conformance suite for ORCA solver ports.")
@@ -236,6 +274,19 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("controls", help="run the negative controls: careless ports the gate must catch")
     p.add_argument("--only", metavar="A,B", help="run only these controls")
     p.set_defaults(handler=cmd_controls)
+
+    p = sub.add_parser("merge", help="combine per-platform reports into one matrix")
+    p.add_argument("reports", nargs="+", metavar="REPORT", help="report.json files from matrix --report")
+    p.add_argument("--out", required=True, metavar="DIR", help="folder for matrix.json, matrix.md, matrix.html")
+    p.set_defaults(handler=cmd_merge)
+
+    p = sub.add_parser("render", help="draw a scenario's trajectories (SVG, PNG or animated GIF)")
+    p.add_argument("id")
+    p.add_argument("--runner", default="reference", help="runner id (default: reference)")
+    p.add_argument("--out", required=True, metavar="FILE", help="picture file: .svg, .png or .gif")
+    p.add_argument("--every", type=int, help="sample every N steps (default: about 400 frames, 60 for GIF)")
+    p.add_argument("--steps", type=int, help="stop after N steps")
+    p.set_defaults(handler=cmd_render)
 
     p = sub.add_parser("check", help="lint the suite itself (schema, ids, goldens, orphans)")
     p.add_argument("--list", action="store_true", help="print the scenario ids and stop")

@@ -93,6 +93,8 @@ class Diagnosis:
     vector_family: str | None = None
     vector_case: int | None = None
     notes: list[str] = field(default_factory=list)
+    picture: dict | None = None
+    """The neighbourhood of the divergent agent at the divergent step, for the HTML report."""
 
     def summary(self) -> str:
         parts = [f"step {self.step}"]
@@ -114,7 +116,7 @@ class Diagnosis:
                     "expected_value": repr(d.expected), "got_value": repr(d.got), "ulps": d.ulps}
         return {"step": self.step, "state": diff(self.state), "cause": self.cause, "preferred": diff(self.preferred),
                 "vector_family": self.vector_family, "vector_case": self.vector_case, "notes": list(self.notes),
-                "summary": self.summary()}
+                "summary": self.summary(), "picture": self.picture}
 
 
 def diagnose(scene: Scene, step: int, runner: Runner, reference: Runner) -> Diagnosis:
@@ -127,6 +129,8 @@ def diagnose(scene: Scene, step: int, runner: Runner, reference: Runner) -> Diag
         result.notes.append(f"dump failed: {err.reason}")
         return result
     result.state = first_difference(expected, got)
+    if result.state is not None and result.state.agent >= 0:
+        result.picture = neighbourhood(scene, result.state.agent, expected, got)
     if step == 0:
         result.cause = "the initial state differs: the scene was not loaded exactly"
         return result
@@ -148,6 +152,29 @@ def diagnose(scene: Scene, step: int, runner: Runner, reference: Runner) -> Diag
         result.cause = (f"solver bug: same state and preferred velocities at step {step - 1}, "
                         "different new velocities")
     return result
+
+
+PICTURE_RADIUS = 8.0
+PICTURE_AGENTS = 60
+
+
+def neighbourhood(scene: Scene, agent: int, expected: StateDump, got: StateDump) -> dict:
+    """Positions and velocities (reference and runner) of the agents near ``agent``."""
+    cx, cy = expected.agents[agent][0], expected.agents[agent][1]
+    near = sorted(range(len(expected.agents)),
+                  key=lambda i: (expected.agents[i][0] - cx) ** 2 + (expected.agents[i][1] - cy) ** 2)
+    chosen = [i for i in near[:PICTURE_AGENTS]
+              if (expected.agents[i][0] - cx) ** 2 + (expected.agents[i][1] - cy) ** 2 <= PICTURE_RADIUS ** 2]
+    segments = [list(s) for s in scene.segments
+                if min(abs(s[0] - cx), abs(s[2] - cx)) <= 4 * PICTURE_RADIUS
+                and min(abs(s[1] - cy), abs(s[3] - cy)) <= 4 * PICTURE_RADIUS]
+    return {
+        "step": expected.step, "agent": agent, "center": [cx, cy], "indices": chosen,
+        "radii": [scene.agents[i].params.radius for i in chosen],
+        "reference": [list(expected.agents[i][:4]) for i in chosen],
+        "runner": [list(got.agents[i][:4]) for i in chosen],
+        "segments": segments,
+    }
 
 
 def first_failing_family(runner: Runner, vector_folder: Path) -> tuple[str, int] | None:

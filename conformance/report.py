@@ -1,0 +1,185 @@
+"""Per-platform conformance reports: JSON (with a schema), JUnit XML and Markdown.
+
+Contract: ``build_report(result, suite)`` turns a MatrixResult into one JSON document with a
+header (suite version, goldens digest, OS, architecture, CPU, Python, each runner's compiler
+and flags, wasmtime and node versions, start time) and one record per cell (status, first
+divergent step, diagnosis, time taken).  ``write_reports`` writes ``report.json``,
+``junit.xml``, ``matrix.md`` and ``matrix.html`` into a folder, atomically.  ``goldens_digest`` identifies the
+exact goldens a report was made against, so that ``merge`` can refuse to mix them.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import platform
+import shutil
+import subprocess
+from pathlib import Path
+from xml.sax.saxutils import escape, quoteattr
+
+from . import __version__
+from .goldens import write_json_atomic
+from .matrix import DIVERGED, ERROR, PASS, SKIPPED, MatrixResult
+from .suite import Suite
+
+REPORT_FORMAT = "orca-report/1"
+
+
+def goldens_digest(goldens: Path) -> str:
+    """SHA-256 over every golden and vector file (relative path and contents, sorted)."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in goldens.rglob("*.json") if not p.name.startswith(".")):
+        digest.update(path.relative_to(goldens).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return "sha256:" + digest.hexdigest()
+
+
+def _cpu() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _node_version() -> str | None:
+    if shutil.which("node") is None:
+        return None
+    try:
+        return subprocess.run(["node", "--version"], capture_output=True, text=True, timeout=20).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+
+
+def _wasmtime_version() -> str | None:
+    try:
+        from importlib.metadata import version
+        return version("wasmtime")
+    except Exception:  # noqa: BLE001 - any failure means "not installed"
+        return None
+
+
+def platform_label() -> str:
+    return f"{platform.system().lower()}-{platform.machine().lower()}"
+
+
+def build_report(result: MatrixResult, suite: Suite, started: _dt.datetime | None = None) -> dict:
+    """The JSON report of one matrix run on this machine."""
+    started = started or _dt.datetime.now(_dt.timezone.utc)
+    runners = {}
+    for runner_id in result.runners:
+        info = result.infos.get(runner_id)
+        if info is None:
+            reasons = {c.reason for (row, r), c in result.cells.items() if r == runner_id}
+            runners[runner_id] = {"id": runner_id, "available": False, "reason": "; ".join(sorted(reasons))}
+        else:
+            runners[runner_id] = {**info.to_json(), "available": True}
+    counts = {s: sum(1 for c in result.cells.values() if c.status == s) for s in (PASS, DIVERGED, ERROR, SKIPPED)}
+    return {
+        "format": REPORT_FORMAT,
+        "header": {
+            "suite_version": __version__,
+            "goldens_digest": goldens_digest(suite.goldens_dir),
+            "platform": platform_label(),
+            "os": f"{platform.system()} {platform.release()}",
+            "architecture": platform.machine().lower(),
+            "cpu": _cpu(),
+            "python": platform.python_version(),
+            "wasmtime": _wasmtime_version(),
+            "node": _node_version(),
+            "started": started.isoformat(timespec="seconds"),
+            "seconds": round(result.seconds, 3),
+        },
+        "runners": runners,
+        "rows": list(result.rows),
+        "summary": {**counts, "compared": result.compared()},
+        "cells": [result.cells[(row, r)].to_json() for row in result.rows for r in result.runners],
+    }
+
+
+def junit_xml(report: dict) -> str:
+    """One <testsuite> per runner, one <testcase> per row."""
+    out = ['<?xml version="1.0" encoding="UTF-8"?>', "<testsuites>"]
+    label = report["header"]["platform"]
+    for runner_id in report["runners"]:
+        cells = [c for c in report["cells"] if c["runner"] == runner_id]
+        failures = sum(c["status"] == DIVERGED for c in cells)
+        errors = sum(c["status"] == ERROR for c in cells)
+        skipped = sum(c["status"] == SKIPPED for c in cells)
+        seconds = sum(c["seconds"] for c in cells)
+        out.append(f'  <testsuite name={quoteattr(f"orca-conformance {label} {runner_id}")} tests="{len(cells)}" '
+                   f'failures="{failures}" errors="{errors}" skipped="{skipped}" time="{seconds:.3f}">')
+        for c in cells:
+            out.append(f'    <testcase classname={quoteattr(f"{label}.{runner_id}")} name={quoteattr(c["row"])} '
+                       f'time="{c["seconds"]:.3f}">')
+            if c["status"] == DIVERGED:
+                out.append(f'      <failure message={quoteattr(c["reason"][:500])} type="diverged">'
+                           f'{escape(c["reason"])}</failure>')
+            elif c["status"] == ERROR:
+                out.append(f'      <error message={quoteattr(c["reason"][:500])} type="error">{escape(c["reason"])}</error>')
+            elif c["status"] == SKIPPED:
+                out.append(f'      <skipped message={quoteattr(c["reason"][:500])}/>')
+            out.append("    </testcase>")
+        out.append("  </testsuite>")
+    out.append("</testsuites>")
+    return "\n".join(out) + "\n"
+
+
+def cell_text(cell: dict) -> str:
+    if cell["status"] == DIVERGED and cell["step"] is not None:
+        return f"DIVERGED@{cell['step']}"
+    return cell["status"]
+
+
+def markdown(report: dict, columns: list[tuple[str, str]] | None = None, title: str | None = None) -> str:
+    """A Markdown hash matrix: rows x columns (column key, label), then the red cells."""
+    header = report["header"]
+    columns = columns or [(r, r) for r in report["runners"]]
+    index = {(c["row"], c.get("column", c["runner"])): c for c in report["cells"]}
+    lines = [f"## {title or 'orca-conformance hash matrix'} ({header['platform']})", "",
+             f"Suite {header['suite_version']}, goldens `{header['goldens_digest'][:19]}…`, "
+             f"{header['started']}, {header['seconds']:.0f} s. "
+             f"{report['summary'][PASS]} passed, {report['summary'][DIVERGED]} diverged, "
+             f"{report['summary'][ERROR]} errors, {report['summary'][SKIPPED]} skipped.", ""]
+    lines.append("| scenario | " + " | ".join(label for _, label in columns) + " |")
+    lines.append("|---|" + "---|" * len(columns))
+    for row in report["rows"]:
+        cells = []
+        for key, _ in columns:
+            cell = index.get((row, key))
+            cells.append("–" if cell is None else cell_text(cell))
+        lines.append(f"| `{row}` | " + " | ".join(cells) + " |")
+    problems = [c for c in report["cells"] if c["status"] in (DIVERGED, ERROR)]
+    skipped = {}
+    for c in report["cells"]:
+        if c["status"] == SKIPPED:
+            skipped.setdefault(c.get("column", c["runner"]), c["reason"])
+    if problems or skipped:
+        lines.append("")
+    for c in problems:
+        lines.append(f"- **{c['status']}** `{c['row']}` on `{c.get('column', c['runner'])}`: {c['reason']}")
+    for column, reason in skipped.items():
+        lines.append(f"- SKIPPED `{column}`: {reason}")
+    return "\n".join(lines) + "\n"
+
+
+def _write_text_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name("." + path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+
+
+def write_reports(result: MatrixResult, suite: Suite, folder: Path) -> list[Path]:
+    """report.json, junit.xml and matrix.md in folder; returns their paths."""
+    folder.mkdir(parents=True, exist_ok=True)
+    report = build_report(result, suite)
+    from .html_report import html_page
+    paths = [folder / "report.json", folder / "junit.xml", folder / "matrix.md", folder / "matrix.html"]
+    write_json_atomic(paths[0], report)
+    _write_text_atomic(paths[1], junit_xml(report))
+    _write_text_atomic(paths[2], markdown(report))
+    _write_text_atomic(paths[3], html_page(report))
+    return paths

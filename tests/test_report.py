@@ -1,0 +1,106 @@
+"""Reports, merging across machines, the HTML page and the pictures."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from conformance import cli
+from conformance.build import DETERMINISM_FLAGS, system_cc
+from conformance.errors import InputError
+from conformance.matrix import DIVERGED, run_matrix
+from conformance.merge import load_report, merge_reports
+from conformance.report import write_reports
+from conformance.runners.cffi_runner import CffiRunner, CVariant
+from conformance.scenario import load_suite
+from conformance.suite import Suite
+from conformance.variants import load_patch, patched_tree
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMA = json.loads((ROOT / "conformance" / "schemas" / "report.schema.json").read_text())
+CHOSEN = ("orca/crossing-blocks", "orca/head-on-exact")
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory) -> tuple[Path, Path]:
+    out = tmp_path_factory.mktemp("reports")
+    suite = Suite(ROOT)
+    scenarios = [s for s in load_suite(ROOT / "scenarios") if s.id in CHOSEN]
+    good = run_matrix(scenarios, ["c"], suite.goldens_dir)
+    write_reports(good, suite, out / "x64")
+    tree = patched_tree((load_patch(ROOT / "tests" / "c_variants" / "hypot-length.json"),))
+    bad_runner = CffiRunner(CVariant("c-hypot", system_cc(), DETERMINISM_FLAGS + ("-O2",), tree))
+    bad = run_matrix(scenarios, [bad_runner], suite.goldens_dir)
+    assert any(c.status == DIVERGED for c in bad.cells.values())
+    write_reports(bad, suite, out / "other")
+    return out / "x64" / "report.json", out / "other" / "report.json"
+
+
+def test_report_matches_its_schema_and_formats(reports) -> None:
+    good, bad = reports
+    for path in reports:
+        data = json.loads(path.read_text())
+        jsonschema.validate(data, SCHEMA)
+        assert data["header"]["goldens_digest"].startswith("sha256:")
+        assert data["summary"]["compared"] > 0
+        junit = ET.parse(path.parent / "junit.xml").getroot()
+        assert junit.tag == "testsuites" and len(junit.findall(".//testcase")) == len(data["cells"])
+    bad_junit = ET.parse(bad.parent / "junit.xml").getroot()
+    assert bad_junit.findall(".//failure"), "a diverged cell is a JUnit failure"
+    md = (good.parent / "matrix.md").read_text()
+    assert "| `orca/crossing-blocks` | PASS |" in md
+
+
+def test_merge_two_machines_with_a_diverged_cell(reports, tmp_path: Path, capsys) -> None:
+    code = cli.main(["merge", str(reports[0]), str(reports[1]), "--out", str(tmp_path / "merged")])
+    out = capsys.readouterr().out
+    assert code == 1 and "diverged" in out  # a diverged cell fails the merged gate
+    merged = json.loads((tmp_path / "merged" / "matrix.json").read_text())
+    assert len(merged["columns"]) == 2 and all("/" in c for c in merged["columns"])
+    html = (tmp_path / "merged" / "matrix.html").read_text()
+    assert "<svg" in html and "DIVERGED" in html and "agent " in html
+    assert "http://" not in html.replace("http://www.w3.org/2000/svg", "")  # self-contained
+    md = (tmp_path / "merged" / "matrix.md").read_text()
+    assert "DIVERGED@" in md and "PASS" in md
+
+
+def test_merge_refuses_different_goldens(reports, tmp_path: Path) -> None:
+    other = tmp_path / "report.json"
+    data = json.loads(reports[1].read_text())
+    data["header"]["goldens_digest"] = "sha256:" + "0" * 64
+    other.write_text(json.dumps(data))
+    with pytest.raises(InputError) as info:
+        merge_reports([(str(reports[0]), load_report(reports[0])), (str(other), load_report(other))])
+    assert "different goldens" in info.value.reason and str(other) in info.value.reason
+
+
+def test_bad_report_is_one_clear_error(tmp_path: Path, capsys) -> None:
+    broken = tmp_path / "report.json"
+    broken.write_text(json.dumps({"format": "orca-report/1", "header": {}}))
+    assert cli.main(["merge", str(broken), "--out", str(tmp_path / "m")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "report.json" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("suffix", [".svg", ".png", ".gif"])
+def test_render_writes_a_picture(tmp_path: Path, suffix: str) -> None:
+    out = tmp_path / f"pair{suffix}"
+    assert cli.main(["render", "orca/head-on-perturbed", "--runner", "c", "--out", str(out)]) == 0
+    assert out.stat().st_size > 500
+    if suffix == ".svg":
+        assert out.read_text().startswith("<svg") and "<polyline" in out.read_text()
+    else:
+        from PIL import Image
+        with Image.open(out) as image:
+            assert image.size[0] >= 700
+            if suffix == ".gif":
+                assert image.n_frames > 10
+
+
+def test_render_rejects_unknown_picture_type(tmp_path: Path) -> None:
+    assert cli.main(["render", "orca/head-on-perturbed", "--out", str(tmp_path / "x.bmp")]) == 2

@@ -194,25 +194,27 @@ def build(spec: BuildSpec, timeout: float = 900.0) -> Artifact:
         if target.exists():
             return Artifact(target, key, spec, compiler, 0.0, True)
         folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(prefix=".build-", dir=folder)
-        os.close(fd)
-        tmp = Path(tmp_name)
+        # A private folder, but the artifact's own file name: linkers may record the output's
+        # name (wasm-ld writes it into the module's name section), so a random temporary name
+        # would make the same build give different bytes.
+        scratch = Path(tempfile.mkdtemp(prefix=".build-", dir=folder))
+        tmp = scratch / spec.artifact_name()
         cmd = spec.command_line(tmp)
         started = time.perf_counter()
         try:
-            done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            tmp.unlink(missing_ok=True)
-            raise BuildFailed(f"{spec.name}: compiler timed out after {timeout:.0f} s") from None
-        except OSError as err:
-            tmp.unlink(missing_ok=True)
-            raise ToolchainMissing(f"{spec.name}: cannot run {cmd[0]}: {err}") from None
-        if done.returncode != 0:
-            tmp.unlink(missing_ok=True)
-            tail = "\n".join((done.stderr or done.stdout).strip().splitlines()[-15:])
-            raise BuildFailed(f"{spec.name}: {' '.join(cmd)}\n{tail}")
-        os.chmod(tmp, 0o755)
-        os.replace(tmp, target)
+            try:
+                done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+            except subprocess.TimeoutExpired:
+                raise BuildFailed(f"{spec.name}: compiler timed out after {timeout:.0f} s") from None
+            except OSError as err:
+                raise ToolchainMissing(f"{spec.name}: cannot run {cmd[0]}: {err}") from None
+            if done.returncode != 0:
+                tail = "\n".join((done.stderr or done.stdout).strip().splitlines()[-15:])
+                raise BuildFailed(f"{spec.name}: {' '.join(cmd)}\n{tail}")
+            os.chmod(tmp, 0o755)
+            os.replace(tmp, target)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
         (folder / "build.txt").write_text(" ".join(cmd) + "\n" + compiler + "\n")
         return Artifact(target, key, spec, compiler, time.perf_counter() - started, False)
 

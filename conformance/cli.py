@@ -254,6 +254,34 @@ def cmd_render(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_mutate(args: argparse.Namespace) -> int:
+    """Mutation testing of the C port against the scenarios and vectors."""
+    import random as _random
+    from .mutate import SURVIVED, generate_mutants, load_equivalent, run_mutants, score, write_report
+    suite = Suite.locate(args.suite)
+    mutants = generate_mutants()
+    if args.sample:
+        mutants = sorted(_random.Random(args.seed).sample(mutants, min(args.sample, len(mutants))), key=lambda m: m.id)
+    equivalent = load_equivalent(suite.root / "docs" / "mutation" / "equivalent.json")
+    started = time.perf_counter()
+    with Progress(len(mutants), "mutants") as bar:
+        outcomes = run_mutants(mutants, suite.root, args.jobs, args.timeout,
+                               progress=lambda o: bar.advance(1, label=f"{o.status} {o.mutant.id}"))
+    seconds = time.perf_counter() - started
+    summary = score(outcomes, equivalent)
+    for o in outcomes:
+        if o.status == SURVIVED and o.mutant.id not in equivalent:
+            _print(f"GAP       {o.mutant.diff()}".replace("\n", "\n          "))
+    if args.out:
+        for path in write_report(outcomes, equivalent, Path(args.out), seconds):
+            _print(f"report: {path}")
+    _print(f"mutate: {summary['mutants']} mutants, {summary['killed']} killed, {summary['survived']} survived "
+           f"({summary['equivalent']} reviewed equivalent, {summary['gaps']} gaps), {summary['build_failed']} "
+           f"build failures, {summary['timeout']} timeouts; score {100 * summary['score']:.1f} %, on "
+           f"non-equivalent mutants {100 * summary['score_non_equivalent']:.1f} %; {seconds:.0f} s")
+    return EXIT_FAILED if summary["gaps"] else EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="orca-conformance",
                                      description="Hash-matrix conformance suite for ORCA solver ports.")
@@ -287,6 +315,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--every", type=int, help="sample every N steps (default: about 400 frames, 60 for GIF)")
     p.add_argument("--steps", type=int, help="stop after N steps")
     p.set_defaults(handler=cmd_render)
+
+    p = sub.add_parser("mutate", help="mutation score of the C port under the scenarios and vectors")
+    p.add_argument("--jobs", type=int, help="parallel mutants (default: the number of cores)")
+    p.add_argument("--sample", type=int, help="a fixed random sample of N mutants")
+    p.add_argument("--seed", type=int, default=1, help="seed of the sample")
+    p.add_argument("--timeout", type=float, default=180.0, help="seconds per mutant")
+    p.add_argument("--out", metavar="DIR", help="write report.json and report.md into DIR")
+    p.set_defaults(handler=cmd_mutate)
 
     p = sub.add_parser("check", help="lint the suite itself (schema, ids, goldens, orphans)")
     p.add_argument("--list", action="store_true", help="print the scenario ids and stop")

@@ -1,6 +1,9 @@
 """Runner ids a user can type, and the default columns of the matrix.
 
 ``resolve(id)`` turns ``reference``, ``c``, ``c:O0``, ``c:O3-native``, ``c:zig``, ``c:cli``,
+``wasm`` (the wasm32 module under wasmtime), ``wasm-v8`` (the same module under Node.js),
+``arm64``, ``s390x``, ``i386`` (the CLI cross-compiled, under QEMU unless the host is that
+architecture),
 ``exec:<command line>`` (and the columns later modules register) into a Runner.
 """
 
@@ -11,7 +14,8 @@ from typing import Callable
 from ..errors import InputError
 from .base import Runner, RunnerError, RunnerInfo, RunnerUnavailable, StateDump
 
-DEFAULT_COLUMNS: list[str] = ["c", "c:O0", "c:O3-native", "c:zig", "c:cli"]
+DEFAULT_COLUMNS: list[str] = ["c", "c:O0", "c:O3-native", "c:zig", "c:cli", "wasm", "wasm-v8",
+                               "arm64", "s390x", "i386"]
 """The default matrix (the reference is left out: the goldens are its output)."""
 
 _FACTORIES: dict[str, Callable[[], Runner]] = {}
@@ -55,8 +59,15 @@ def _register_builtin() -> None:
     from .cffi_runner import CffiRunner, c_variants
     from .cli_port import native_cli
     from .reference import ReferenceRunner
+    from .wasm_runner import WasmRunner
+    from .wasm_v8 import WasmV8Runner
     register("reference", ReferenceRunner)
     register("c:cli", native_cli)
+    register("wasm", WasmRunner)
+    register("wasm-v8", WasmV8Runner)
+    from .cross import TARGETS, cross_runner
+    for name, target in TARGETS.items():
+        register(name, lambda t=target: cross_runner(t))
     for variant_id, variant in c_variants().items():
         register(variant_id, lambda v=variant: CffiRunner(v))
 

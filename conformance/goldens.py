@@ -9,9 +9,6 @@ raises ``InputError`` on anything malformed.
 
 from __future__ import annotations
 
-import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
@@ -20,6 +17,7 @@ from . import __version__
 from .driver import run
 from .errors import InputError
 from .figures import FigureRecorder
+from .jsonfile import read_json, write_json_atomic
 from .scenario import Scenario
 from .state_hash import state_hash
 
@@ -70,12 +68,7 @@ def compute_golden(scenario: Scenario, root: Path,
 def read_golden(path: Path) -> Golden:
     """Load and validate one golden file."""
     file = str(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError(file, "", f"cannot read: {err}") from None
-    except json.JSONDecodeError as err:
-        raise InputError(file, f"line {err.lineno} column {err.colno}", f"malformed JSON: {err.msg}") from None
+    data = read_json(path)
     if not isinstance(data, dict):
         raise InputError(file, "", "a golden is a JSON object")
     if data.get("format") != GOLDEN_FORMAT:
@@ -96,23 +89,6 @@ def read_golden(path: Path) -> Golden:
 def write_golden(golden: Golden, path: Path) -> None:
     """Atomic write of a golden file."""
     write_json_atomic(path, golden.to_json())
-
-
-def write_json_atomic(path: Path, data: object) -> None:
-    """A temporary file in the same folder, fsync, then rename over the target."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(data, indent=1, sort_keys=False) + "\n"
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def first_difference(a: Iterable[str], b: Iterable[str]) -> int | None:

@@ -17,8 +17,8 @@ from pathlib import Path
 import jsonschema
 
 from .errors import InputError, format_path
-from .goldens import write_json_atomic
 from .html_report import html_page
+from .jsonfile import read_json, write_json_atomic
 from .matrix import DIVERGED, ERROR, PASS, SKIPPED
 from .report import markdown
 
@@ -33,12 +33,7 @@ def _validator() -> jsonschema.Draft202012Validator:
 
 def load_report(path: Path) -> dict:
     file = str(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError(file, "", f"cannot read: {err}") from None
-    except json.JSONDecodeError as err:
-        raise InputError(file, f"line {err.lineno}", f"malformed JSON: {err.msg}") from None
+    data = read_json(path)
     errors = list(_validator().iter_errors(data))
     if errors:
         err = jsonschema.exceptions.best_match(errors)

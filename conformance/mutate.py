@@ -229,7 +229,7 @@ def score(outcomes: list[Outcome], equivalent: dict[str, str]) -> dict:
 
 def write_report(outcomes: list[Outcome], equivalent: dict[str, str], folder: Path, seconds: float) -> list[Path]:
     """report.json and report.md: the score, the survivors with their diffs and verdicts."""
-    from .goldens import write_json_atomic
+    from .jsonfile import write_json_atomic
     folder.mkdir(parents=True, exist_ok=True)
     summary = score(outcomes, equivalent)
     data = {"summary": {**summary, "seconds": round(seconds, 1)},

@@ -20,7 +20,7 @@ from pathlib import Path
 from xml.sax.saxutils import escape, quoteattr
 
 from . import __version__
-from .goldens import write_json_atomic
+from .jsonfile import write_json_atomic
 from .matrix import DIVERGED, ERROR, PASS, SKIPPED, MatrixResult
 from .suite import Suite
 

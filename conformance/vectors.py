@@ -19,6 +19,7 @@ from typing import Callable, Sequence
 
 from . import driver
 from .errors import InputError
+from .jsonfile import read_json
 from .solver import constraint, fallback, linear_program, neighbors, obstacle
 
 VECTOR_FORMAT = "orca-vectors/1"
@@ -323,16 +324,18 @@ _MAKERS = {
 }
 
 
-def _raw_cases(name: str) -> list[list]:
-    """Fixed-seed cases of one family (the seed is the family's name)."""
-    return _MAKERS[name](name, random.Random(f"orca-vectors/{name}"))
+def _raw_cases(name: str, seed: int | None = None) -> list[list]:
+    """Fixed-seed cases of one family (the stored vectors use the family's name as the seed;
+    other seeds give fresh random cases of the same kinds, e.g. for mutation evidence)."""
+    tag = f"orca-vectors/{name}" if seed is None else f"orca-vectors/{name}/{seed}"
+    return _MAKERS[name](name, random.Random(tag))
 
 
-def generate(name: str) -> list[dict]:
+def generate(name: str, seed: int | None = None) -> list[dict]:
     """The family's cases with encoded args and the reference's encoded result."""
     family = FAMILY_BY_NAME[name]
     out = []
-    for raw in _raw_cases(name):
+    for raw in _raw_cases(name, seed):
         args = [encode(c, v) for c, v in zip(family.args, raw)]
         out.append({"args": args, "result": evaluate_reference(family, args)})
     return out
@@ -359,12 +362,7 @@ def to_document(name: str, cases: list[dict]) -> dict:
 def read_vectors(path: Path) -> tuple[str, list[dict]]:
     """(family name, cases) of one vector file, validated."""
     file = str(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError(file, "", f"cannot read: {err}") from None
-    except json.JSONDecodeError as err:
-        raise InputError(file, f"line {err.lineno}", f"malformed JSON: {err.msg}") from None
+    data = read_json(path)
     if not isinstance(data, dict) or data.get("format") != VECTOR_FORMAT:
         raise InputError(file, "format", f"expected {VECTOR_FORMAT!r}")
     name = data.get("family")
@@ -412,7 +410,7 @@ def replay_reference(folder: Path) -> tuple[int, int]:
 
 def regenerate_all(folder: Path) -> list[tuple[str, str]]:
     """Write every family's file (atomically, only when it changed); (family, verdict) pairs."""
-    from .goldens import write_json_atomic
+    from .jsonfile import write_json_atomic
     report = []
     for family in FAMILIES:
         path = vector_path(folder, family.name)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance import cli, goldens
+from conformance import cli, goldens, jsonfile
 from conformance.errors import InputError
 
 SCENE = """\
@@ -99,7 +99,7 @@ def test_write_is_atomic(suite: Path, monkeypatch) -> None:
     def explode(src, dst):
         raise OSError("disk full")
 
-    monkeypatch.setattr(goldens.os, "replace", explode)
+    monkeypatch.setattr(jsonfile.os, "replace", explode)
     golden = goldens.read_golden(golden_file(suite))
     changed = goldens.Golden(golden.id, golden.fingerprint, golden.steps,
                              ("1" * 64,) + golden.hashes[1:], golden.figures, golden.path)

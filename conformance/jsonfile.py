@@ -1,0 +1,37 @@
+"""JSON files of the suite (goldens, vectors, reports): read with one clear error, write atomically."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from .errors import InputError
+
+
+def read_json(path: Path) -> object:
+    """Parsed JSON; InputError naming the file (and line and column) on any failure."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as err:
+        raise InputError(str(path), "", f"cannot read: {err}") from None
+    except json.JSONDecodeError as err:
+        raise InputError(str(path), f"line {err.lineno} column {err.colno}", f"malformed JSON: {err.msg}") from None
+
+
+def write_json_atomic(path: Path, data: object) -> None:
+    """A temporary file in the same folder, fsync, then rename over the target."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(data, indent=1, sort_keys=False) + "\n"
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

@@ -1,0 +1,59 @@
+"""The ports that ship with the suite answer with messages that match the protocol's schemas."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from conformance.build import build
+from conformance.scenario import load_scenario
+from conformance.vectors import load_all
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMAS = ROOT / "conformance" / "schemas" / "protocol"
+
+
+def schema(name: str) -> dict:
+    return json.loads((SCHEMAS / f"{name}.schema.json").read_text())
+
+
+def c_cli() -> list[str]:
+    from conformance.runners.cli_port import native_cli
+    return [str(build(native_cli().spec).path)]
+
+
+def node_port() -> list[str]:
+    import shutil
+    if shutil.which("node") is None:
+        pytest.skip("node is not on PATH")
+    from conformance.runners.wasm_v8 import WasmV8Runner
+    runner = WasmV8Runner()
+    runner.info()
+    return list(runner.argv)
+
+
+@pytest.mark.parametrize("port", [c_cli, node_port], ids=["c-cli", "wasm-v8"])
+def test_replies_match_the_schemas(port) -> None:
+    scene = load_scenario(ROOT / "scenarios" / "orca" / "head-on-perturbed.yaml").scene.to_json()
+    cases = load_all(ROOT / "goldens" / "vectors")["agent_case_form"][:5]
+    requests = [{"cmd": "hello", "protocol": 1}, {"cmd": "run", "scene": scene, "steps": 4},
+                {"cmd": "dump", "scene": scene, "step": 3},
+                {"cmd": "vectors", "family": "agent_case_form", "cases": [c["args"] for c in cases]},
+                {"cmd": "nonsense"}, {"cmd": "bye"}]
+    for request, name in zip(requests, ("hello", "run", "dump", "vectors", None, "bye")):
+        if name:
+            jsonschema.validate(request, schema(f"{name}-request"))
+    text = "".join(json.dumps(r) + "\n" for r in requests)
+    done = subprocess.run(port(), input=text, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-500:]
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    expected = (["hello-reply"] + ["run-step-reply"] * 5 + ["run-done-reply", "dump-reply", "vectors-reply",
+                                                             "error-reply"])
+    assert len(replies) == len(expected)
+    for reply, name in zip(replies, expected):
+        jsonschema.validate(reply, schema(name))
+    assert replies[8]["results"] == [c["result"] for c in cases]

@@ -320,7 +320,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, help="parallel mutants (default: the number of cores)")
     p.add_argument("--sample", type=int, help="a fixed random sample of N mutants")
     p.add_argument("--seed", type=int, default=1, help="seed of the sample")
-    p.add_argument("--timeout", type=float, default=180.0, help="seconds per mutant")
+    p.add_argument("--timeout", type=float, default=30.0,
+                   help="seconds per mutant (a surviving mutant needs about 5; hung ones are timeouts)")
     p.add_argument("--out", metavar="DIR", help="write report.json and report.md into DIR")
     p.set_defaults(handler=cmd_mutate)
 

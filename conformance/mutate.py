@@ -91,9 +91,8 @@ def _line_mutants(file: str, number: int, line: str) -> list[tuple[str, str]]:
             out.append(("arithmetic", _replace_at(line, m.start(), old, new)))
     for old, news in _COMPARE.items():
         for m in re.finditer(re.escape(old), line):
-            for new in news:
-                kind = "strictness" if old.strip("=") == new.strip("=") else "comparison"
-                out.append((kind, _replace_at(line, m.start(), old, new)))
+            for new in news:  # flips and strict/non-strict swaps alike
+                out.append(("comparison", _replace_at(line, m.start(), old, new)))
     for m in _FLOAT.finditer(line):
         literal = m.group(1)
         value = float(literal)
@@ -139,10 +138,19 @@ def generate_mutants(source_dir: Path = C_DIR) -> list[Mutant]:
     return mutants
 
 
+def sources_digest(source_dir: Path = C_DIR) -> str:
+    """SHA-256 of the production C sources a mutant is made from."""
+    digest = hashlib.sha256()
+    for path in sorted(source_dir.glob("*.[ch]")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
 def apply(mutant: Mutant, source_dir: Path = C_DIR) -> Path:
-    """A copy of runners/c with the mutant applied (cached by content)."""
+    """A copy of runners/c with the mutant applied (cached by the mutant and the sources)."""
     import shutil
-    folder = cache_root() / "mutants" / hashlib.sha256(mutant.id.encode()).hexdigest()[:20]
+    key = hashlib.sha256((mutant.id + sources_digest(source_dir)).encode()).hexdigest()[:20]
+    folder = cache_root() / "mutants" / key
     if (folder / ".complete").exists():
         return folder
     if folder.exists():
@@ -171,7 +179,25 @@ class Outcome:
                 "seconds": round(self.seconds, 2), "detail": self.detail}
 
 
+def _verdict_path(mutant: Mutant, root: Path) -> Path:
+    from .report import goldens_digest
+    key = hashlib.sha256(f"{mutant.id}\0{sources_digest()}\0{goldens_digest(root / 'goldens')}".encode())
+    return cache_root() / "mutant-verdicts" / f"{key.hexdigest()[:24]}.json"
+
+
 def run_one(mutant: Mutant, root: Path, timeout: float) -> Outcome:
+    """Judge one mutant, from the verdict cache when the sources and goldens are unchanged."""
+    cached = _verdict_path(mutant, root)
+    if cached.exists():
+        data = json.loads(cached.read_text())
+        return Outcome(mutant, data["status"], data["killed_by"], data["step"], data["seconds"], data["detail"])
+    outcome = _judge(mutant, root, timeout)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    cached.write_text(json.dumps(outcome.to_json()))
+    return outcome
+
+
+def _judge(mutant: Mutant, root: Path, timeout: float) -> Outcome:
     """Build and judge one mutant in its own process."""
     started = time.perf_counter()
     tree = apply(mutant)
@@ -192,13 +218,14 @@ def run_one(mutant: Mutant, root: Path, timeout: float) -> Outcome:
                    verdict.get("detail", ""))
 
 
-def run_mutants(mutants: list[Mutant], root: Path, jobs: int | None = None, timeout: float = 180.0,
-                progress=None) -> list[Outcome]:
+def run_mutants(mutants: list[Mutant], root: Path, jobs: int | None = None, timeout: float = 30.0,
+                progress=None, cached: bool = True) -> list[Outcome]:
     """Judge every mutant, ``jobs`` processes at a time (default: the number of cores)."""
     jobs = jobs or os.cpu_count() or 1
+    judge = run_one if cached else _judge
     outcomes: list[Outcome] = []
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        for outcome in pool.map(lambda m: run_one(m, root, timeout), mutants):
+        for outcome in pool.map(lambda m: judge(m, root, timeout), mutants):
             outcomes.append(outcome)
             if progress is not None:
                 progress(outcome)

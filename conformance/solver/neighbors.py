@@ -20,6 +20,9 @@ from .obstacle import segment_distance_squared
 Segment = tuple[float, float, float, float]
 """(a.x, a.y, b.x, b.y): a two-sided static segment in world coordinates."""
 
+EXACT_CELL_LIMIT = 4503599627370496.0
+"""2^52: beyond this |coordinate| / cell, floor() no longer gives exact cell indices."""
+
 CELL_MARGIN = 1.0 + 1.0 / 1024.0
 """Cells are this much wider than the largest neighbour distance, so that neither the rounding
 of x / cell nor that of the squared distance can put a neighbour outside the 3x3 block."""
@@ -77,7 +80,7 @@ class AgentGrid:
         widest = max((abs(v) for v in (*xs, *ys)), default=0.0)
         # Cells so small that x / cell leaves the exact-integer range (or overflows): the
         # grid would be useless and floor() could fail, so answer by brute force instead.
-        self.brute_force = self.cell > 0.0 and not widest / self.cell < 2.0 ** 52
+        self.brute_force = self.cell > 0.0 and not widest / self.cell < EXACT_CELL_LIMIT
         if self.cell > 0.0 and not self.brute_force:
             cell = self.cell
             cells = self.cells

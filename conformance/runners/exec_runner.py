@@ -59,16 +59,22 @@ class _Port:
         threading.Thread(target=self._read_stderr, daemon=True).start()
         threading.Thread(target=self._write_stdin, daemon=True).start()
 
-    def _read_stdout(self) -> None:
-        fd = self.proc.stdout.fileno()
-        pending = bytearray()
+    @staticmethod
+    def _chunks(stream):
+        """Raw chunks of a pipe until end of file (a read error counts as the end)."""
+        fd = stream.fileno()
         while True:
             try:
                 chunk = os.read(fd, 1 << 16)
             except OSError:
-                chunk = b""
+                return
             if not chunk:
-                break
+                return
+            yield chunk
+
+    def _read_stdout(self) -> None:
+        pending = bytearray()
+        for chunk in self._chunks(self.proc.stdout):
             pending += chunk
             while True:
                 cut = pending.find(b"\n")
@@ -85,14 +91,7 @@ class _Port:
         self.lines.put(_EOF)
 
     def _read_stderr(self) -> None:
-        fd = self.proc.stderr.fileno()
-        while True:
-            try:
-                chunk = os.read(fd, 1 << 16)
-            except OSError:
-                chunk = b""
-            if not chunk:
-                return
+        for chunk in self._chunks(self.proc.stderr):
             self.stderr_tail += chunk
             if len(self.stderr_tail) > self.limits.stderr_bytes:
                 del self.stderr_tail[:len(self.stderr_tail) - self.limits.stderr_bytes]

@@ -7,7 +7,9 @@ problem); 2 bad input or usage (one line naming the file, key path and reason).
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -257,29 +259,74 @@ def cmd_render(args: argparse.Namespace) -> int:
 def cmd_mutate(args: argparse.Namespace) -> int:
     """Mutation testing of the C port against the scenarios and vectors."""
     import random as _random
-    from .mutate import SURVIVED, generate_mutants, load_equivalent, run_mutants, score, write_report
+    from .mutate import (SURVIVED, generate_mutants, is_equivalent, load_equivalent, load_gap_notes, run_mutants,
+                         score, write_report)
     suite = Suite.locate(args.suite)
+    if args.evidence:
+        return _mutate_evidence(suite, args.jobs)
     mutants = generate_mutants()
+    if args.only:
+        patterns = [p for group in args.only for p in group.split(",") if p]
+        mutants = [m for m in mutants if any(fnmatch.fnmatchcase(m.id, p) for p in patterns)]
+        if not mutants:
+            _print(f"mutate: no mutant id matches {', '.join(patterns)}")
+            return EXIT_BAD_INPUT
     if args.sample:
         mutants = sorted(_random.Random(args.seed).sample(mutants, min(args.sample, len(mutants))), key=lambda m: m.id)
-    equivalent = load_equivalent(suite.root / "docs" / "mutation" / "equivalent.json")
+    reviewed_path = suite.root / "docs" / "mutation" / "equivalent.json"
+    equivalent = load_equivalent(reviewed_path)
     started = time.perf_counter()
     with Progress(len(mutants), "mutants") as bar:
         outcomes = run_mutants(mutants, suite.root, args.jobs, args.timeout,
                                progress=lambda o: bar.advance(1, label=f"{o.status} {o.mutant.id}"))
     seconds = time.perf_counter() - started
     summary = score(outcomes, equivalent)
+    reviewed = load_gap_notes(reviewed_path)
+    unreviewed = 0
     for o in outcomes:
-        if o.status == SURVIVED and o.mutant.id not in equivalent:
-            _print(f"GAP       {o.mutant.diff()}".replace("\n", "\n          "))
+        if o.status == SURVIVED and not is_equivalent(o.mutant.id, equivalent):
+            tag = "GAP" if o.mutant.id in reviewed else "UNREVIEWED"
+            unreviewed += o.mutant.id not in reviewed
+            _print(f"{tag:<10}{o.mutant.diff()}".replace("\n", "\n          "))
     if args.out:
-        for path in write_report(outcomes, equivalent, Path(args.out), seconds):
+        for path in write_report(outcomes, equivalent, Path(args.out), seconds, reviewed):
             _print(f"report: {path}")
     _print(f"mutate: {summary['mutants']} mutants, {summary['killed']} killed, {summary['survived']} survived "
-           f"({summary['equivalent']} reviewed equivalent, {summary['gaps']} gaps), {summary['build_failed']} "
-           f"build failures, {summary['timeout']} timeouts; score {100 * summary['score']:.1f} %, on "
-           f"non-equivalent mutants {100 * summary['score_non_equivalent']:.1f} %; {seconds:.0f} s")
-    return EXIT_FAILED if summary["gaps"] else EXIT_OK
+           f"({summary['equivalent']} reviewed equivalent, {summary['gaps']} gaps, {unreviewed} of them unreviewed), "
+           f"{summary['build_failed']} build failures, {summary['timeout']} timeouts; score "
+           f"{100 * summary['score']:.1f} %, on non-equivalent mutants {100 * summary['score_non_equivalent']:.1f} %; "
+           f"{seconds:.0f} s")
+    # fails on survivors nobody has reviewed (a new gap or a stale equivalence claim)
+    return EXIT_FAILED if unreviewed else EXIT_OK
+
+
+def _mutate_evidence(suite: Suite, jobs: int | None) -> int:
+    """Gathers the evidence of every reviewed equivalent mutant whose evidence is missing or was
+    taken on other C sources, and writes it into docs/mutation/equivalent.json."""
+    import dataclasses
+    from concurrent.futures import ThreadPoolExecutor
+    from .mutate import evidence_cases, gather_evidence, generate_mutants, load_equivalent, save_equivalent
+    path = suite.root / "docs" / "mutation" / "equivalent.json"
+    entries = load_equivalent(path)
+    by_id = {m.id: m for m in generate_mutants()}
+    unknown = sorted(set(entries) - set(by_id))
+    for mutant_id in unknown:
+        _print(f"STALE     {mutant_id}: no such mutant of the current sources (review it again)")
+    todo = [by_id[i] for i in entries if i in by_id and not (entries[i].evidence and entries[i].evidence.holds())]
+    started = time.perf_counter()
+    cases = evidence_cases()
+    contradicted = 0
+    with Progress(len(todo), "mutants") as bar, ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
+        for mutant, ev in zip(todo, pool.map(lambda m: gather_evidence(m, cases, suite.root), todo)):
+            entries[mutant.id] = dataclasses.replace(entries[mutant.id], evidence=ev)
+            save_equivalent(path, entries)
+            bar.advance(1, label=mutant.id)
+            if not ev.holds():
+                contradicted += 1
+                _print(f"NOT EQUIVALENT {mutant.id}: {ev.differ} of {ev.compared} cases differ ({ev.first})")
+    _print(f"mutate --evidence: {len(todo)} gathered, {contradicted} contradicted, {len(unknown)} stale; "
+           f"{time.perf_counter() - started:.0f} s")
+    return EXIT_FAILED if contradicted or unknown else EXIT_OK
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -319,6 +366,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("mutate", help="mutation score of the C port under the scenarios and vectors")
     p.add_argument("--jobs", type=int, help="parallel mutants (default: the number of cores)")
     p.add_argument("--sample", type=int, help="a fixed random sample of N mutants")
+    p.add_argument("--evidence", action="store_true",
+                   help="run the reviewed equivalent mutants (docs/mutation/equivalent.json) on fresh random "
+                        "primitive inputs and record the result there")
+    p.add_argument("--only", metavar="GLOB", action="append",
+                   help="only the mutants whose id matches (e.g. 'neighbors.c:*'; repeatable, comma-separated)")
     p.add_argument("--seed", type=int, default=1, help="seed of the sample")
     p.add_argument("--timeout", type=float, default=30.0,
                    help="seconds per mutant (a surviving mutant needs about 5; hung ones are timeouts)")

@@ -232,18 +232,109 @@ def run_mutants(mutants: list[Mutant], root: Path, jobs: int | None = None, time
     return outcomes
 
 
-def load_equivalent(path: Path) -> dict[str, str]:
-    """Reviewed equivalent mutants: id -> reason."""
+EVIDENCE_SEEDS = 12
+"""Fresh seeds per primitive family behind an equivalence claim (about 100,000 cases)."""
+
+
+def evidence_cases(seeds: int = EVIDENCE_SEEDS) -> Path:
+    """Seeds 1..seeds of every primitive family with the reference's results, computed once
+    and kept in the cache (keyed by the generator and reference sources)."""
+    from . import vectors
+    from .jsonfile import write_json_atomic
+    package = Path(__file__).resolve().parent
+    digest = hashlib.sha256(str(seeds).encode())
+    for path in sorted([package / "vectors.py", package / "vector_edges.py", *(package / "solver").glob("*.py")]):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    path = cache_root() / "mutant-evidence" / f"cases-{digest.hexdigest()[:20]}.json"
+    if not path.exists():
+        cases = {f.name: [c for seed in range(1, seeds + 1) for c in vectors.generate(f.name, seed)]
+                 for f in vectors.FAMILIES}
+        write_json_atomic(path, cases)
+    return path
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """A mutant run on fresh primitive inputs: cases given, cases whose bits differed."""
+
+    compared: int
+    differ: int
+    first: str = ""
+    sources: str = ""
+    """sources_digest() prefix of the C sources the evidence was taken on."""
+    scenarios: int = 0
+    """Slow scenarios also run (bulk path), counted in differ when their hashes differ."""
+
+    def holds(self) -> bool:
+        return self.compared > 0 and self.differ == 0 and self.sources == sources_digest()[:16]
+
+
+def gather_evidence(mutant: Mutant, cases: Path, root: Path, timeout: float = 300.0) -> Evidence:
+    """Runs the mutant on the fresh cases and the slow scenarios, in its own process."""
+    tree = apply(mutant)
+    cmd = [sys.executable, "-m", "conformance.mutate_worker", "--evidence", str(tree), str(cases), str(root)]
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        data = json.loads(done.stdout.strip().splitlines()[-1])
+    except subprocess.TimeoutExpired:
+        return Evidence(0, 1, f"no answer within {timeout:.0f} s", sources_digest()[:16])
+    except (IndexError, ValueError):
+        return Evidence(0, 1, f"the mutant crashed (status {done.returncode})", sources_digest()[:16])
+    return Evidence(data["compared"], data["differ"], data["first"], sources_digest()[:16], data.get("scenarios", 0))
+
+
+@dataclass(frozen=True)
+class Equivalence:
+    """One reviewed entry of docs/mutation/equivalent.json."""
+
+    id: str
+    reason: str
+    evidence: Evidence | None
+
+    def to_json(self) -> dict:
+        out = {"id": self.id, "reason": self.reason}
+        if self.evidence is not None:
+            out["evidence"] = asdict(self.evidence)
+        return out
+
+
+def load_equivalent(path: Path) -> dict[str, Equivalence]:
+    """The reviewed list: id -> entry (with its evidence, when gathered)."""
     if not path.exists():
         return {}
     data = json.loads(path.read_text())
-    return {entry["id"]: entry["reason"] for entry in data["equivalent"]}
+    out = {}
+    for entry in data["equivalent"]:
+        ev = entry.get("evidence")
+        out[entry["id"]] = Equivalence(entry["id"], entry["reason"], Evidence(**ev) if ev else None)
+    return out
 
 
-def score(outcomes: list[Outcome], equivalent: dict[str, str]) -> dict:
+def load_gap_notes(path: Path) -> dict[str, str]:
+    """Reviewed gaps: id -> why no vector or scenario kills the mutant yet."""
+    if not path.exists():
+        return {}
+    return {entry["id"]: entry["note"] for entry in json.loads(path.read_text()).get("gaps", [])}
+
+
+def save_equivalent(path: Path, entries: dict[str, Equivalence]) -> None:
+    from .jsonfile import write_json_atomic
+    data = json.loads(path.read_text()) if path.exists() else {}
+    data["equivalent"] = [entries[k].to_json() for k in sorted(entries, key=_id_order)]
+    write_json_atomic(path, data)
+
+
+def _id_order(mutant_id: str) -> tuple:
+    file, line, *rest = mutant_id.split(":")
+    return (SOLVER_FILES.index(file) if file in SOLVER_FILES else len(SOLVER_FILES), int(line), *rest)
+
+
+def score(outcomes: list[Outcome], equivalent: dict[str, Equivalence]) -> dict:
+    """Counts and scores; a survivor counts as equivalent only when it is on the reviewed list
+    and its evidence holds for the current sources (else it is a gap)."""
     killed = sum(o.status == KILLED for o in outcomes)
     survived = [o for o in outcomes if o.status == SURVIVED]
-    gaps = [o for o in survived if o.mutant.id not in equivalent]
+    gaps = [o for o in survived if not is_equivalent(o.mutant.id, equivalent)]
     return {
         "mutants": len(outcomes), "killed": killed, "survived": len(survived),
         "equivalent": len(survived) - len(gaps), "gaps": len(gaps),
@@ -254,7 +345,13 @@ def score(outcomes: list[Outcome], equivalent: dict[str, str]) -> dict:
     }
 
 
-def write_report(outcomes: list[Outcome], equivalent: dict[str, str], folder: Path, seconds: float) -> list[Path]:
+def is_equivalent(mutant_id: str, equivalent: dict[str, Equivalence]) -> bool:
+    entry = equivalent.get(mutant_id)
+    return entry is not None and entry.evidence is not None and entry.evidence.holds()
+
+
+def write_report(outcomes: list[Outcome], equivalent: dict[str, Equivalence], folder: Path,
+                 seconds: float, gap_notes: dict[str, str] | None = None) -> list[Path]:
     """report.json and report.md: the score, the survivors with their diffs and verdicts."""
     from .jsonfile import write_json_atomic
     folder.mkdir(parents=True, exist_ok=True)
@@ -263,8 +360,9 @@ def write_report(outcomes: list[Outcome], equivalent: dict[str, str], folder: Pa
             "outcomes": [o.to_json() for o in outcomes]}
     write_json_atomic(folder / "report.json", data)
     lines = ["# Mutation report of the C port", "",
-             f"{summary['mutants']} mutants of the solver sources ({', '.join(SOLVER_FILES)}), "
-             f"{seconds / 60:.1f} minutes.", "",
+             f"{summary['mutants']} mutants of the solver sources ({', '.join(SOLVER_FILES)}): "
+             f"{sum(o.seconds for o in outcomes) / 60:.0f} minutes of judging (one process per mutant; "
+             f"this report took {seconds / 60:.1f} minutes of wall time, cached verdicts included).", "",
              "| killed | survived | of which reviewed equivalent | gaps | build failures | timeouts |",
              "|---|---|---|---|---|---|",
              f"| {summary['killed']} | {summary['survived']} | {summary['equivalent']} | {summary['gaps']} | "
@@ -281,11 +379,23 @@ def write_report(outcomes: list[Outcome], equivalent: dict[str, str], folder: Pa
     survivors = [o for o in outcomes if o.status == SURVIVED]
     lines += ["", "## Survivors", ""]
     for o in survivors:
-        verdict = equivalent.get(o.mutant.id)
-        lines += [f"### `{o.mutant.id}` — {'equivalent' if verdict else 'GAP'}", "",
-                  "```diff", o.mutant.diff(), "```", ""]
-        if verdict:
-            lines += [verdict, ""]
+        entry = equivalent.get(o.mutant.id)
+        verdict = "equivalent" if is_equivalent(o.mutant.id, equivalent) else "GAP"
+        lines += [f"### `{o.mutant.id}` — {verdict}", "", "```diff", o.mutant.diff(), "```", ""]
+        if verdict == "GAP" and o.mutant.id in (gap_notes or {}):
+            lines += [f"Reviewed: {gap_notes[o.mutant.id]}", ""]
+        if entry is not None:
+            lines += [entry.reason, ""]
+            ev = entry.evidence
+            if ev is None:
+                lines += ["Evidence: not gathered (`orca-conformance mutate --evidence`).", ""]
+            else:
+                reach = (" (no primitive family calls simulator.c: the scenarios are its evidence)"
+                         if o.mutant.file == "simulator.c" else "")
+                lines += [f"Evidence: {ev.compared:,} fresh primitive cases{reach} and {ev.scenarios} slow "
+                          f"scenario(s), {ev.differ} with other bits" + (f" (first: {ev.first})" if ev.first else "")
+                          + ("" if ev.holds() else "; does not hold for the current sources") + "; every "
+                          "non-slow scenario identical on the bulk, threaded and per-agent paths.", ""]
     others = [o for o in outcomes if o.status in (BUILD_FAILED, TIMEOUT)]
     if others:
         lines += ["## Build failures and timeouts", ""]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-from . import driver
+from . import driver, vector_edges
 from .errors import InputError
 from .jsonfile import read_json
 from .solver import constraint, fallback, linear_program, neighbors, obstacle
@@ -324,18 +324,20 @@ _MAKERS = {
 }
 
 
-def _raw_cases(name: str, seed: int | None = None) -> list[list]:
+def raw_cases(name: str, seed: int | None = None) -> list[list]:
     """Fixed-seed cases of one family (the stored vectors use the family's name as the seed;
     other seeds give fresh random cases of the same kinds, e.g. for mutation evidence)."""
     tag = f"orca-vectors/{name}" if seed is None else f"orca-vectors/{name}/{seed}"
-    return _MAKERS[name](name, random.Random(tag))
+    rng = random.Random(tag)
+    cases = _MAKERS[name](name, rng)
+    return cases + vector_edges.cases(name, rng)
 
 
 def generate(name: str, seed: int | None = None) -> list[dict]:
     """The family's cases with encoded args and the reference's encoded result."""
     family = FAMILY_BY_NAME[name]
     out = []
-    for raw in _raw_cases(name, seed):
+    for raw in raw_cases(name, seed):
         args = [encode(c, v) for c, v in zip(family.args, raw)]
         out.append({"args": args, "result": evaluate_reference(family, args)})
     return out

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import cffi
 
+from .. import fpenv
+
 CDEF = """
 typedef struct ocVec2 { double x, y; } ocVec2;
 typedef struct ocHalfPlane { ocVec2 point; ocVec2 normal; } ocHalfPlane;
@@ -53,7 +55,8 @@ typedef struct ocRun ocRun;
 ocRun* oc_Run_Create(const ocScene* scene);
 void oc_Run_Destroy(ocRun* run);
 int oc_Run_GetStep(const ocRun* run);
-void oc_Run_SetThreads(ocRun* run, int threads);
+bool oc_Run_SetThreads(ocRun* run, int threads);
+bool oc_Run_SetPerAgent(ocRun* run, bool perAgent);
 void oc_Run_CanonicalState(const ocRun* run, unsigned char* out);
 int oc_Run_Advance(ocRun* run, int count, unsigned char* out);
 void oc_Run_Dump(ocRun* run, double* out);
@@ -61,10 +64,15 @@ void oc_Run_Dump(ocRun* run, double* out);
 
 
 def load(path: Path):
-    """(ffi, lib) of one shared library; each variant is its own file, so nothing clashes."""
+    """(ffi, lib) of one shared library; each variant is its own file, so nothing clashes.
+    Loading may change the process's floating-point environment (a -ffast-math build turns on
+    flush-to-zero): it is put back at once (conformance/fpenv.py)."""
     ffi = cffi.FFI()
     ffi.cdef(CDEF)
-    return ffi, ffi.dlopen(str(path))
+    lib = ffi.dlopen(str(path))
+    if not fpenv.restore():
+        raise RuntimeError(f"loading {path.name} changed the floating-point environment for good")
+    return ffi, lib
 
 
 def new_scene(ffi, lib, scene):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from .. import vectors
+from .. import fpenv, vectors
 from ..build import (DETERMINISM_FLAGS, BuildFailed, BuildSpec, Toolchain, ToolchainMissing, build,
                      c_sources, system_cc, zig_available, zig_cc)
 from ..scenario import Scene
@@ -92,17 +92,20 @@ class CffiRunner(Runner):
         return RunnerInfo(self.id, "orca-c (cffi)", compiler=described["compiler"], flags=described["flags"],
                           versions={"library_sha256": described["sha256"]})
 
-    def _start(self, scene: Scene, threads: int = 1):
+    def _start(self, scene: Scene, threads: int = 1, per_agent: bool = False):
         ffi, lib = self._load()
         handle = c_api.new_scene(ffi, lib, scene)
         run = ffi.gc(lib.oc_Run_Create(handle), lib.oc_Run_Destroy)
         if run == ffi.NULL:
             raise RunnerError("oc_Run_Create failed (out of memory)")
-        lib.oc_Run_SetThreads(run, threads)
+        if not lib.oc_Run_SetThreads(run, threads) or (per_agent and not lib.oc_Run_SetPerAgent(run, True)):
+            raise RunnerError("oc_Run_SetThreads or oc_Run_SetPerAgent failed (out of memory)")
         return ffi, lib, handle, run
 
-    def hashes(self, scene: Scene, threads: int = 1) -> Iterator[str]:
-        ffi, lib, handle, run = self._start(scene, threads)
+    def hashes(self, scene: Scene, threads: int = 1, per_agent: bool = False) -> Iterator[str]:
+        """Per-step hashes; ``threads`` workers for phase 1, or the simulator's single-agent
+        calls when ``per_agent`` (see oc_Run_StepPerAgent): both must leave the bits alone."""
+        ffi, lib, handle, run = self._start(scene, threads, per_agent)
         stride = len(scene.agents) * AGENT_BYTES
         state = ffi.new("unsigned char[]", max(1, stride))
         lib.oc_Run_CanonicalState(run, state)
@@ -113,6 +116,7 @@ class CffiRunner(Runner):
         while done < scene.steps:
             count = min(batch, scene.steps - done)
             bad = lib.oc_Run_Advance(run, count, buffer)
+            _check_fpenv()
             if bad:
                 raise RunnerError(f"non-finite state at step {done + bad}")
             view = ffi.buffer(buffer, count * stride)
@@ -139,7 +143,18 @@ class CffiRunner(Runner):
             values = [vectors.decode(c, v) for c, v in zip(fam.args, encoded)]
             out = call(ffi, lib, *values)
             results.append([vectors.encode(c, v) for c, v in zip(fam.result, out)])
+        _check_fpenv()
         return results
+
+
+def _check_fpenv() -> None:
+    """A call that left the process's floating-point environment changed (flush-to-zero, another
+    rounding) invalidates its own results and would poison every later computation: restore it
+    and fail the cell."""
+    if not fpenv.is_default():
+        fpenv.restore()
+        raise RunnerError("the library changed the process's floating-point environment during a call "
+                          "(flush-to-zero or a rounding mode); results computed under it are not trusted")
 
 
 def _v(x: float, y: float):

@@ -2,8 +2,11 @@
 // ORCA conformance, C99 port of conformance/driver.py (see driver.h).
 
 #include "driver.h"
+#include "fallback.h"
+#include "linear_program.h"
 #include "state_hash.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -72,9 +75,93 @@ struct ocRun
 	ocVec2* velocities;
 	ocVec2* preferred;
 	ocVec2* newVelocities;
+	// per-agent path only: one agent's constraints and the programs' scratch
+	ocHalfPlane* planes;
+	ocHalfPlane* scratch;
 	int step;
 	int threads;
+	bool perAgent;
 };
+
+// How oc_Run_Populate fills a simulator. Each way exercises other calls of its API, and all
+// must give the same bits.
+typedef enum ocFill
+{
+	// every agent added with its state and parameters
+	ocFillBulk,
+	// the workers sized first (so that adding grows every workspace), the agents added in two
+	// batches with a grid built in between (so that adding must invalidate it)
+	ocFillWorkersFirst,
+	// every agent added blank (origin, zero velocity, zero parameters) and then configured with
+	// the single-agent setters; the parameters last, after a grid was built over the blank
+	// ones (so that setting them must invalidate it)
+	ocFillBlankThenSet,
+} ocFill;
+
+// Fills run->sim with the scene's segments and agents; false when out of memory.
+static bool oc_Run_Populate(ocRun* run, ocFill fill)
+{
+	ocSimulator* sim = run->sim;
+	int n = run->view.agentCount;
+	if (fill == ocFillWorkersFirst && oc_Simulator_SetWorkerCount(sim, run->threads) == false)
+	{
+		return false;
+	}
+	for (int s = 0; s < run->view.segmentCount; ++s)
+	{
+		const double* seg = run->view.segments + 4 * s;
+		if (oc_Simulator_AddSegment(sim, oc_MakeVec2(seg[0], seg[1]), oc_MakeVec2(seg[2], seg[3])) < 0)
+		{
+			return false;
+		}
+	}
+	ocAgentParams blank = { 0 };
+	for (int i = 0; i < n; ++i)
+	{
+		const ocSceneAgent* agent = run->view.agents + i;
+		if (fill == ocFillWorkersFirst && i == n / 2)
+		{
+			oc_Simulator_PrepareStep(sim);
+		}
+		if (fill != ocFillBlankThenSet)
+		{
+			if (oc_Simulator_AddAgent(sim, agent->position, &agent->params, agent->velocity) < 0)
+			{
+				return false;
+			}
+			continue;
+		}
+		if (oc_Simulator_AddAgent(sim, oc_MakeVec2(0.0, 0.0), &blank, oc_MakeVec2(0.0, 0.0)) < 0)
+		{
+			return false;
+		}
+		oc_Simulator_SetPosition(sim, i, agent->position);
+		oc_Simulator_SetVelocity(sim, i, agent->velocity);
+	}
+	if (fill == ocFillBlankThenSet)
+	{
+		oc_Simulator_PrepareStep(sim);
+		for (int i = 0; i < n; ++i)
+		{
+			oc_Simulator_SetAgentParams(sim, i, &run->view.agents[i].params);
+		}
+	}
+	return true;
+}
+
+// Replaces the run's simulator with a fresh one filled the given way (before the first step).
+static bool oc_Run_Refill(ocRun* run, ocFill fill)
+{
+	assert(run->step == 0);
+	ocSimulator* sim = oc_Simulator_Create();
+	if (sim == NULL)
+	{
+		return false;
+	}
+	oc_Simulator_Destroy(run->sim);
+	run->sim = sim;
+	return oc_Run_Populate(run, fill);
+}
 
 ocRun* oc_Run_Create(const ocScene* scene)
 {
@@ -94,29 +181,19 @@ ocRun* oc_Run_Create(const ocScene* scene)
 	run->velocities = (ocVec2*)calloc(slots, sizeof(ocVec2));
 	run->preferred = (ocVec2*)calloc(slots, sizeof(ocVec2));
 	run->newVelocities = (ocVec2*)calloc(slots, sizeof(ocVec2));
+	size_t planes = slots + (size_t)run->view.segmentCount;
+	run->planes = (ocHalfPlane*)calloc(planes, sizeof(ocHalfPlane));
+	run->scratch = (ocHalfPlane*)calloc(planes, sizeof(ocHalfPlane));
 	if (run->sim == NULL || run->waypoint == NULL || run->positions == NULL || run->velocities == NULL ||
-		run->preferred == NULL || run->newVelocities == NULL)
+		run->preferred == NULL || run->newVelocities == NULL || run->planes == NULL || run->scratch == NULL)
 	{
 		oc_Run_Destroy(run);
 		return NULL;
 	}
-	for (int s = 0; s < run->view.segmentCount; ++s)
+	if (oc_Run_Populate(run, ocFillBulk) == false)
 	{
-		const double* seg = run->view.segments + 4 * s;
-		if (oc_Simulator_AddSegment(run->sim, oc_MakeVec2(seg[0], seg[1]), oc_MakeVec2(seg[2], seg[3])) < 0)
-		{
-			oc_Run_Destroy(run);
-			return NULL;
-		}
-	}
-	for (int i = 0; i < n; ++i)
-	{
-		const ocSceneAgent* agent = run->view.agents + i;
-		if (oc_Simulator_AddAgent(run->sim, agent->position, &agent->params, agent->velocity) < 0)
-		{
-			oc_Run_Destroy(run);
-			return NULL;
-		}
+		oc_Run_Destroy(run);
+		return NULL;
 	}
 	return run;
 }
@@ -131,6 +208,8 @@ void oc_Run_Destroy(ocRun* run)
 		free(run->velocities);
 		free(run->preferred);
 		free(run->newVelocities);
+		free(run->planes);
+		free(run->scratch);
 		free(run);
 	}
 }
@@ -145,9 +224,16 @@ int oc_Run_GetAgentCount(const ocRun* run)
 	return run->view.agentCount;
 }
 
-void oc_Run_SetThreads(ocRun* run, int threads)
+bool oc_Run_SetThreads(ocRun* run, int threads)
 {
 	run->threads = threads < 1 ? 1 : threads;
+	return run->threads == 1 || oc_Run_Refill(run, ocFillWorkersFirst);
+}
+
+bool oc_Run_SetPerAgent(ocRun* run, bool perAgent)
+{
+	run->perAgent = perAgent;
+	return oc_Run_Refill(run, perAgent ? ocFillBlankThenSet : ocFillBulk);
 }
 
 void oc_Run_CanonicalState(const ocRun* run, unsigned char* out)
@@ -177,20 +263,83 @@ static void oc_Run_Prefer(ocRun* run)
 
 void oc_Run_StepThreaded(ocSimulator* sim, double dt, int threads, ocVec2* scratch);
 
+// One step through the single-agent calls of the simulator's API, the way an embedder that
+// drives agents one by one would take it: a preferred velocity per agent; new velocities
+// through oc_Simulator_NewVelocity or through the exported constraint list and the two
+// programs (alternating by agent and step, so every agent takes both ways); then velocity and
+// position per agent, position + velocity * dt as the step's phase 2. Same bits as the bulk
+// path, or a bug.
+static void oc_Run_StepPerAgent(ocRun* run)
+{
+	ocSimulator* sim = run->sim;
+	const ocSceneView* view = &run->view;
+	int n = view->agentCount;
+	double dt = view->dt;
+	for (int i = 0; i < n; ++i)
+	{
+		const ocSceneAgent* agent = view->agents + i;
+		ocVec2 position = oc_Simulator_GetPosition(sim, i);
+		ocVec2 preferred = oc_PreferredVelocity(position, view->waypoints + agent->firstWaypoint, agent->waypointCount,
+												run->waypoint + i, agent->goalRadius, agent->params.maxSpeed, dt,
+												view->seed, view->magnitude, run->step, i, n);
+		oc_Simulator_SetPreferredVelocity(sim, i, preferred);
+	}
+	for (int i = 0; i < n; ++i)
+	{
+		if ((i + run->step) % 2 == 0)
+		{
+			run->newVelocities[i] = oc_Simulator_NewVelocity(sim, i, dt);
+			continue;
+		}
+		int hardCount;
+		int count = oc_Simulator_Constraints(sim, i, dt, run->planes, &hardCount);
+		double speed = oc_Simulator_GetAgentParams(sim, i).maxSpeed;
+		ocSolveResult result = oc_SolveClosest(run->planes, count, speed, oc_Simulator_GetPreferredVelocity(sim, i));
+		run->newVelocities[i] = result.failed >= 0
+									? oc_Relax(run->planes, count, hardCount, speed, result.failed, run->scratch)
+									: result.velocity;
+	}
+	for (int i = 0; i < n; ++i)
+	{
+		ocVec2 v = run->newVelocities[i];
+		oc_Simulator_SetVelocity(sim, i, v);
+		oc_Simulator_SetPosition(sim, i, oc_Add(oc_Simulator_GetPosition(sim, i), oc_Scale(v, dt)));
+	}
+}
+
+// The state into run->positions and run->velocities, by the bulk or the single-agent getters.
+static void oc_Run_ReadState(ocRun* run)
+{
+	if (run->perAgent == false)
+	{
+		oc_Simulator_GetPositions(run->sim, run->positions);
+		oc_Simulator_GetVelocities(run->sim, run->velocities);
+		return;
+	}
+	for (int i = 0; i < run->view.agentCount; ++i)
+	{
+		run->positions[i] = oc_Simulator_GetPosition(run->sim, i);
+		run->velocities[i] = oc_Simulator_GetVelocity(run->sim, i);
+	}
+}
+
 int oc_Run_Advance(ocRun* run, int count, unsigned char* out)
 {
 	int n = run->view.agentCount;
 	size_t stride = (size_t)n * OC_AGENT_BYTES;
 	for (int s = 0; s < count; ++s)
 	{
-		if (n > 0)
+		if (n > 0 && run->perAgent)
+		{
+			oc_Run_StepPerAgent(run);
+		}
+		else if (n > 0)
 		{
 			oc_Run_Prefer(run);
 			oc_Run_StepThreaded(run->sim, run->view.dt, run->threads, run->newVelocities);
 		}
 		run->step += 1;
-		oc_Simulator_GetPositions(run->sim, run->positions);
-		oc_Simulator_GetVelocities(run->sim, run->velocities);
+		oc_Run_ReadState(run);
 		if (!oc_IsFiniteState(run->positions, run->velocities, n))
 		{
 			return s + 1;

@@ -36,9 +36,17 @@ OC_API int oc_Run_GetStep(const ocRun* run);
 /// Number of agents.
 OC_API int oc_Run_GetAgentCount(const ocRun* run);
 
-/// Uses up to threads worker threads for phase 1 (1 = none; ignored where threads are compiled
-/// out). Any number gives the same bits.
-OC_API void oc_Run_SetThreads(ocRun* run, int threads);
+/// Before the first step: uses up to threads worker threads for phase 1 (1 = none; ignored
+/// where threads are compiled out). Any number gives the same bits. More than one rebuilds the
+/// simulator with its workers sized first (oc_Run_Populate in driver.c). False when out of
+/// memory (the run is then unusable).
+OC_API bool oc_Run_SetThreads(ocRun* run, int threads);
+
+/// Before the first step: rebuilds the run's simulator and, when perAgent, takes it through the
+/// simulator's single-agent calls instead of the bulk ones (agents added blank and configured
+/// with the setters; oc_Run_StepPerAgent in driver.c). The bits must not change; threads are
+/// not used then. False when out of memory (the run is then unusable).
+OC_API bool oc_Run_SetPerAgent(ocRun* run, bool perAgent);
 
 /// Canonical bytes of the current state into out (agentCount * 32 bytes).
 OC_API void oc_Run_CanonicalState(const ocRun* run, unsigned char* out);

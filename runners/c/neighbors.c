@@ -62,34 +62,6 @@ int oc_ObstacleNeighbors(ocVec2 position, double reach, const ocSegment* segment
 	return n;
 }
 
-int oc_AgentNeighbors(int agent, const ocVec2* positions, int count, double neighborDistance, int maxNeighbors, ocNeighbor* out)
-{
-	int cap = maxNeighbors < count - 1 ? maxNeighbors : count - 1;
-	if (cap <= 0)
-	{
-		return 0;
-	}
-
-	assert(0 <= agent && agent < count);
-	ocVec2 pi = positions[agent];
-	double limit = neighborDistance * neighborDistance;
-	int n = 0;
-	for (int j = 0; j < count; ++j)
-	{
-		if (j == agent)
-		{
-			continue;
-		}
-		ocVec2 d = oc_Sub(positions[j], pi);
-		double d2 = oc_Dot(d, d);
-		if (d2 < limit)
-		{
-			oc_InsertNeighbor(out, &n, cap, d2, j);
-		}
-	}
-	return n;
-}
-
 // Grid -----------------------------------------------------------------------------------------
 //
 // Only which candidates are looked at depends on the structure; each candidate's squared
@@ -505,5 +477,19 @@ int oc_AgentGrid_Neighbors(const ocAgentGrid* grid, int agent, double neighborDi
 		const ocGridEntry* entry = grid->entries + c->start;
 		oc_ScanEntries(entry, entry + c->count, agent, pi, limit, out, &n, cap, &bound);
 	}
+	return n;
+}
+
+int oc_AgentNeighbors(int agent, const ocVec2* positions, int count, double neighborDistance, int maxNeighbors, ocNeighbor* out)
+{
+	// The simulator's own path (a grid whose cells fit neighborDistance, then its query), so
+	// that the primitive vectors hold the grid to the reference's brute-force result.
+	ocAgentGrid* grid = oc_AgentGrid_Create();
+	int n = -1;
+	if (grid != NULL && oc_AgentGrid_Build(grid, positions, count, neighborDistance))
+	{
+		n = oc_AgentGrid_Neighbors(grid, agent, neighborDistance, maxNeighbors, out);
+	}
+	oc_AgentGrid_Destroy(grid);
 	return n;
 }

@@ -40,8 +40,9 @@ typedef struct ocAgentGrid ocAgentGrid;
 /// segmentCount entries; returns the number found.
 OC_API int oc_ObstacleNeighbors(ocVec2 position, double reach, const ocSegment* segments, int segmentCount, ocNeighbor* out);
 
-/// Agent neighbours of agent by checking every agent (brute force); out holds
-/// min(maxNeighbors, count - 1) entries; returns the number found.
+/// Agent neighbours of agent among positions, found the way the simulator finds them (a grid
+/// built for neighborDistance, then queried), which must equal the reference's brute force;
+/// out holds min(maxNeighbors, count - 1) entries; returns the number found, -1 when out of memory.
 OC_API int oc_AgentNeighbors(int agent, const ocVec2* positions, int count, double neighborDistance, int maxNeighbors, ocNeighbor* out);
 
 /// Creates an empty agent grid; NULL when out of memory.

@@ -88,7 +88,9 @@ void oc_Run_StepThreaded(ocSimulator* sim, double dt, int threads, ocVec2* scrat
 	}
 #else
 	(void)threads;
+	(void)scratch;
 #endif
-	oc_Simulator_NewVelocities(sim, dt, 0, n, scratch);
-	oc_Simulator_Apply(sim, scratch, dt);
+	// One thread: the simulator's own step (phase 1 into its scratch, then phase 2).
+	(void)n;
+	oc_Simulator_Step(sim, dt);
 }

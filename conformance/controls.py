@@ -55,22 +55,24 @@ def _x87_i386() -> Runner:
                         source_dir=_patched("no-x87-guard"))
 
 
+def _careless(name: str, description: str, simulator: type, label: str) -> Control:
+    """A careless Python port (conformance/careless.py): the reference with one mistake."""
+    return Control(name, description,
+                   lambda: ReferenceRunner(f"control:{name}", simulator, f"careless port: {label}"), has_vectors=False)
+
+
 CONTROLS: tuple[Control, ...] = (
     Control("fma-arm64", "FMA contraction on arm64 (-ffp-contract=fast: a*b + c fused into fmadd)", _fma_arm64),
     Control("fast-math-x64", "-ffast-math on x86-64", _fast_math_x64),
     Control("x87-i386", "x87 extended precision on i386 (-mcpu=i686, no SSE)", _x87_i386),
-    Control("single-precision", "single-precision state (positions and velocities as float)",
-            lambda: ReferenceRunner("control:single-precision", careless.Float32StateSimulator,
-                                    "careless port: float32 state"), has_vectors=False),
-    Control("agents-before-obstacles", "agent constraints listed before the obstacle constraints",
-            lambda: ReferenceRunner("control:agents-before-obstacles", careless.AgentsFirstSimulator,
-                                    "careless port: agents first"), has_vectors=False),
-    Control("neighbors-by-index", "agent neighbours listed by index instead of by distance",
-            lambda: ReferenceRunner("control:neighbors-by-index", careless.NeighborsByIndexSimulator,
-                                    "careless port: neighbours by index"), has_vectors=False),
-    Control("textbook-ttc", "the simplified time-to-collision projection of orca-textbook.txt",
-            lambda: ReferenceRunner("control:textbook-ttc", careless.TextbookSimulator,
-                                    "careless port: textbook TTC projection"), has_vectors=False),
+    _careless("single-precision", "single-precision state (positions and velocities as float)",
+              careless.Float32StateSimulator, "float32 state"),
+    _careless("agents-before-obstacles", "agent constraints listed before the obstacle constraints",
+              careless.AgentsFirstSimulator, "agents first"),
+    _careless("neighbors-by-index", "agent neighbours listed by index instead of by distance",
+              careless.NeighborsByIndexSimulator, "neighbours by index"),
+    _careless("textbook-ttc", "the simplified time-to-collision projection of orca-textbook.txt",
+              careless.TextbookSimulator, "textbook TTC projection"),
 )
 
 

@@ -27,12 +27,7 @@ def is_default() -> bool:
     rounding is to nearest."""
     half_ulp = 2.0 ** -53
     nearest = (1.0 + half_ulp) == 1.0 and (1.0 + 3 * half_ulp) == 1.0 + 4 * half_ulp
-    return _SMALLEST * _one() == _SMALLEST and _SMALLEST + _SMALLEST > _SMALLEST and nearest
-
-
-def _one() -> float:
-    # a run-time 1.0, so that no constant folding can hide a flush
-    return float(len(sys.argv) > -1)
+    return _SMALLEST * 1.0 == _SMALLEST and _SMALLEST + _SMALLEST > _SMALLEST and nearest
 
 
 def _libm():

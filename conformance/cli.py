@@ -195,13 +195,16 @@ def cmd_matrix(args: argparse.Namespace) -> int:
 
 
 def cmd_controls(args: argparse.Namespace) -> int:
-    """Run the negative controls; every one must be caught by some scenario."""
-    from .controls import CAUGHT, CONTROLS, NOT_CAUGHT, format_controls, run_control
+    """Run the negative controls and the misreading catalogue; each must be caught in a scene."""
+    from fnmatch import fnmatchcase
+
+    from .controls import CONTROLS, format_controls, run_control, summarize
     suite = Suite.locate(args.suite)
     scenarios = suite.select(None, False)
-    chosen = [c for c in CONTROLS if not args.only or c.name in args.only.split(",")]
+    patterns = [p for p in (args.only or "").split(",") if p]
+    chosen = [c for c in CONTROLS if not patterns or any(fnmatchcase(c.name, p) for p in patterns)]
     if not chosen:
-        raise InputError("command line", "--only", f"no control named {args.only!r}")
+        raise InputError("command line", "--only", f"no control matches {args.only!r}")
     results = []
     with Progress(len(chosen), "controls") as bar:
         for control in chosen:
@@ -209,13 +212,13 @@ def cmd_controls(args: argparse.Namespace) -> int:
             results.append(run_control(control, scenarios, suite.goldens_dir))
             bar.advance(1)
     _print(format_controls(results))
-    caught = sum(r.status == CAUGHT for r in results)
-    missed = [r.control.name for r in results if r.status == NOT_CAUGHT]
-    skipped = len(results) - caught - len(missed)
-    _print(f"\ncontrols: {caught} caught, {len(missed)} not caught, {skipped} skipped")
-    if missed:
-        _print("controls: the suite failed to catch " + ", ".join(missed) + ": add a scenario or vector that does")
-    return EXIT_FAILED if missed or caught == 0 else EXIT_OK
+    counts, gaps = summarize(results)
+    _print("\ncontrols: " + ", ".join(f"{n} {status.lower()}" for status, n in sorted(counts.items())))
+    if gaps:
+        _print("controls: not caught in any scenario: " + ", ".join(gaps)
+               + " (add a scene that reaches the decision, or argue equivalence in the entry)")
+    compared = sum(n for status, n in counts.items() if status != "SKIPPED")
+    return EXIT_FAILED if gaps or compared == 0 else EXIT_OK
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
@@ -347,7 +350,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=cmd_matrix)
 
     p = sub.add_parser("controls", help="run the negative controls: careless ports the gate must catch")
-    p.add_argument("--only", metavar="A,B", help="run only these controls")
+    p.add_argument("--only", metavar="A,B", help="run only these controls (names or globs, comma-separated)")
     p.set_defaults(handler=cmd_controls)
 
     p = sub.add_parser("merge", help="combine per-platform reports into one matrix")

@@ -90,7 +90,14 @@ def _run_reference(scenarios: list[Scenario], suite: Suite):
 def cmd_goldens_regen(args: argparse.Namespace) -> int:
     """Regenerate goldens from the reference; atomic writes; report every change."""
     suite = Suite.locate(args.suite)
-    scenarios = suite.select(args.ids, args.all)
+    ids = args.ids or []
+    families = [i[len("vectors/"):] for i in ids if i.startswith("vectors/")]
+    unknown = [f for f in families if f not in vectors.FAMILY_BY_NAME]
+    if unknown:
+        raise InputError("command line", "ids", f"no vector family {unknown[0]!r}; known: "
+                         + ", ".join(f.name for f in vectors.FAMILIES))
+    scenario_ids = [i for i in ids if not i.startswith("vectors/")]
+    scenarios = suite.select(scenario_ids, args.all) if scenario_ids or not families else []
     started = time.perf_counter()
     changed = 0
     for s, golden, seconds in _run_reference(scenarios, suite):
@@ -107,8 +114,8 @@ def cmd_goldens_regen(args: argparse.Namespace) -> int:
         write_golden(golden, path)
         changed += 1
         _print(f"{verdict:<10} {s.id}  ({seconds:.1f} s) -> {path.relative_to(suite.root)}")
-    if not args.ids:
-        for name, verdict in vectors.regenerate_all(suite.goldens_dir / "vectors"):
+    if not ids or families:
+        for name, verdict in vectors.regenerate_all(suite.goldens_dir / "vectors", families or None):
             if verdict != "unchanged":
                 changed += 1
             _print(f"{verdict:<10} vectors/{name}")
@@ -394,7 +401,7 @@ def build_parser() -> argparse.ArgumentParser:
     for name, handler, text in (("regen", cmd_goldens_regen, "regenerate goldens from the reference"),
                                 ("check", cmd_goldens_check, "re-run the reference and compare")):
         p = gsub.add_parser(name, help=text)
-        p.add_argument("ids", nargs="*", help="scenario ids or globs (default: all non-slow)")
+        p.add_argument("ids", nargs="*", help="scenario ids or globs, or vectors/FAMILY (default: all non-slow and every vector family)")
         p.add_argument("--all", action="store_true", help="include the slow scenarios")
         p.set_defaults(handler=handler)
     return parser

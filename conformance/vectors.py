@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-from . import driver, vector_edges
+from . import driver, vector_boundaries, vector_edges
 from .errors import InputError
 from .jsonfile import read_json
 from .solver import constraint, fallback, linear_program, neighbors, obstacle
@@ -330,7 +330,7 @@ def raw_cases(name: str, seed: int | None = None) -> list[list]:
     tag = f"orca-vectors/{name}" if seed is None else f"orca-vectors/{name}/{seed}"
     rng = random.Random(tag)
     cases = _MAKERS[name](name, rng)
-    return cases + vector_edges.cases(name, rng)
+    return cases + vector_edges.cases(name, rng) + vector_boundaries.cases(name)
 
 
 def generate(name: str, seed: int | None = None) -> list[dict]:
@@ -410,11 +410,14 @@ def replay_reference(folder: Path) -> tuple[int, int]:
     return total, bad
 
 
-def regenerate_all(folder: Path) -> list[tuple[str, str]]:
-    """Write every family's file (atomically, only when it changed); (family, verdict) pairs."""
+def regenerate_all(folder: Path, names: Sequence[str] | None = None) -> list[tuple[str, str]]:
+    """Write every family's file, or the named ones (atomically, only when it changed);
+    (family, verdict) pairs."""
     from .jsonfile import write_json_atomic
     report = []
     for family in FAMILIES:
+        if names is not None and family.name not in names:
+            continue
         path = vector_path(folder, family.name)
         document = to_document(family.name, generate(family.name))
         if path.exists():

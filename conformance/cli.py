@@ -172,6 +172,22 @@ def cmd_goldens_check(args: argparse.Namespace) -> int:
     return EXIT_FAILED if problems else EXIT_OK
 
 
+def split_runner_list(text: str) -> list[str]:
+    """``--runners A,B``: the ids between commas, stripped, blanks dropped.
+
+    A comma always separates ids here; an ``exec:`` command that contains one is given whole
+    with ``--runner`` instead.
+    """
+    return [r.strip() for r in text.split(",") if r.strip()]
+
+
+def one_runner_id(text: str) -> str:
+    """``--runner ID``: one id taken whole (commas included), stripped; never empty."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("empty runner id")
+    return text.strip()
+
+
 def cmd_matrix(args: argparse.Namespace) -> int:
     """Every scenario on every runner, compared with the goldens; the suite's main job."""
     from .matrix import format_table, run_matrix
@@ -179,8 +195,12 @@ def cmd_matrix(args: argparse.Namespace) -> int:
     suite = Suite.locate(args.suite)
     patterns = args.scenarios or None
     scenarios = suite.select(patterns, args.all)
-    runner_ids = [r.strip() for r in args.runners.split(",") if r.strip()] if args.runners else list(DEFAULT_COLUMNS)
-    if args.runners:
+    if args.runner_ids is None:
+        runner_ids = list(DEFAULT_COLUMNS)
+    else:
+        runner_ids = list(dict.fromkeys(args.runner_ids))  # in the order given, duplicates dropped
+        if not runner_ids:
+            raise InputError("command line", "runners", "names no runner (--runners A,B or --runner ID)")
         for runner_id in runner_ids:
             resolve(runner_id)  # unknown ids are bad input, before anything runs
     result = run_matrix(scenarios, runner_ids, suite.goldens_dir, with_vectors=not args.no_vectors)
@@ -226,6 +246,39 @@ def cmd_controls(args: argparse.Namespace) -> int:
                + " (add a scene that reaches the decision, or argue equivalence in the entry)")
     compared = sum(n for status, n in counts.items() if status != "SKIPPED")
     return EXIT_FAILED if gaps or compared == 0 else EXIT_OK
+
+
+def cmd_census(args: argparse.Namespace) -> int:
+    """The boundary census of the reference: data on every decision site, in vectors and scenes."""
+    from . import census
+    from .jsonfile import write_json_atomic
+    suite = Suite.locate(args.suite)
+    scenarios = suite.select(None, False)
+    path = census.census_path(suite.root)
+    vector_folder = suite.goldens_dir / "vectors"
+    if args.check:
+        problems = census.check_committed(path, vector_folder, scenarios)
+        for problem in problems:
+            _print(problem)
+        _print(f"census check: {len(problems)} problems")
+        return EXIT_FAILED if problems else EXIT_OK
+    sites = census.find_sites()
+    started = time.perf_counter()
+    with Progress(len(scenarios) + 1, "census") as bar:
+        def advance(scenario_id: str) -> None:
+            bar.advance(1, label=scenario_id)
+        tally = census.run_census(vector_folder, scenarios, on_scenario=advance)
+        bar.advance(1)
+    table = census.rows(sites, tally)
+    _print(census.format_table(table))
+    _print(f"census: vectors and {len(scenarios)} scenarios in {time.perf_counter() - started:.1f} s")
+    if args.write:
+        write_json_atomic(path, census.to_document(table, census.digest(vector_folder, scenarios)))
+        _print(f"census: wrote {path.relative_to(suite.root)}")
+    gaps = census.unresolved(table)
+    if gaps:
+        _print(f"census: {len(gaps)} sites neither covered nor argued")
+    return EXIT_FAILED if gaps else EXIT_OK
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
@@ -348,7 +401,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
 
     p = sub.add_parser("matrix", help="run the scenarios on the runners and compare with the goldens")
-    p.add_argument("--runners", metavar="A,B", help="runner ids, comma-separated (default: the default columns)")
+    p.add_argument("--runners", metavar="A,B", dest="runner_ids", action="extend", type=split_runner_list,
+                   help="runner ids, comma-separated (repeatable; default: the default columns)")
+    p.add_argument("--runner", metavar="ID", dest="runner_ids", action="append", type=one_runner_id,
+                   help="one runner id taken whole, so an exec: command may contain commas "
+                        "(repeatable; mixes with --runners, columns in the order given)")
     p.add_argument("--scenarios", metavar="GLOB", action="append",
                    help="scenario id or glob, e.g. 'orca/*circle*' (repeatable; default: all non-slow)")
     p.add_argument("--all", action="store_true", help="include the slow scenarios")
@@ -359,6 +416,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("controls", help="run the negative controls: careless ports the gate must catch")
     p.add_argument("--only", metavar="A,B", help="run only these controls (names or globs, comma-separated)")
     p.set_defaults(handler=cmd_controls)
+
+    p = sub.add_parser("census", help="boundary census: data exactly on every decision of the reference")
+    p.add_argument("--write", action="store_true", help="write docs/census/census.json (the committed census)")
+    p.add_argument("--check", action="store_true",
+                   help="only check the committed census: fresh, complete, every site covered or argued")
+    p.set_defaults(handler=cmd_census)
 
     p = sub.add_parser("merge", help="combine per-platform reports into one matrix")
     p.add_argument("reports", nargs="+", metavar="REPORT", help="report.json files from matrix --report")

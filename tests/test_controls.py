@@ -1,4 +1,4 @@
-"""Negative controls: every careless port is caught, with a localized diagnosis."""
+"""Negative controls and the misreading catalogue: each is caught in a scene, with a diagnosis."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.controls import CAUGHT, CONTROLS, SKIPPED, by_cost, format_controls, run_control
+from conformance.controls import (CAUGHT, CONTROLS, EQUIVALENT, NO_SCENE, SKIPPED, by_cost, format_controls,
+                                  misreadings, run_control)
 from conformance.matrix import DIVERGED
 from conformance.scenario import load_suite
 
@@ -20,7 +21,13 @@ def test_control_is_caught_with_a_diagnosis(control) -> None:
     print(format_controls([result]))
     if result.status == SKIPPED:
         pytest.skip(f"{control.name}: {result.reason}")
-    assert result.status == CAUGHT, result.reason
+    if control.equivalent:
+        assert result.status == EQUIVALENT, result.reason
+        return
+    if control.no_scene:
+        assert result.status == NO_SCENE, result.reason
+        return
+    assert result.status == CAUGHT, f"{result.status}: {result.reason}"
     assert result.cell is not None and result.cell.status == DIVERGED
     d = result.cell.diagnosis
     assert d is not None and d.state is not None and d.cause
@@ -40,3 +47,24 @@ def test_a_control_that_passes_everything_is_reported_not_caught() -> None:
     cheap = by_cost(SCENARIOS)[:4]
     result = run_control(honest, cheap, ROOT / "goldens")
     assert result.status == NOT_CAUGHT and "passed all 4 scenarios" in result.reason
+
+
+def test_the_catalogue_holds_a_few_dozen_documented_misreadings() -> None:
+    catalogue = misreadings()
+    assert len(catalogue) >= 40
+    for control in catalogue:
+        assert control.mistake and control.site and control.kind, control.name
+    assert len({c.name for c in CONTROLS}) == len(CONTROLS)
+
+
+def test_a_misreading_caught_only_by_vectors_is_a_gap() -> None:
+    from conformance.controls import VECTORS_ONLY, Control
+    from conformance.matrix import Cell
+    from conformance.controls import ControlResult, _judge
+    result = ControlResult(Control("x", "y", lambda: None), "", None, Cell("vectors", "x", DIVERGED, reason="bad"))
+    _judge(result, 20)
+    assert result.status == VECTORS_ONLY
+    claimed = ControlResult(Control("x", "y", lambda: None, equivalent="same bits"), "", None,
+                            Cell("vectors", "x", DIVERGED, reason="bad"))
+    _judge(claimed, 20)
+    assert claimed.status == "WRONG CLAIM"

@@ -68,3 +68,16 @@ def test_a_misreading_caught_only_by_vectors_is_a_gap() -> None:
                             Cell("vectors", "x", DIVERGED, reason="bad"))
     _judge(claimed, 20)
     assert claimed.status == "WRONG CLAIM"
+
+
+def test_every_control_is_a_matrix_column() -> None:
+    from conformance.errors import InputError
+    from conformance.matrix import run_matrix
+    from conformance.runners import known_ids, resolve
+    assert "control:<name>" in known_ids()
+    scenario = [s for s in SCENARIOS if s.id == "orca/degenerate"]
+    result = run_matrix(scenario, ["control:leg-tie-left"], ROOT / "goldens", with_vectors=False)
+    cell = result.cells[("orca/degenerate", "control:leg-tie-left")]
+    assert cell.status == DIVERGED and cell.diagnosis is not None
+    with pytest.raises(InputError, match="unknown control"):
+        resolve("control:no-such-thing")

@@ -4,7 +4,9 @@
 ``wasm`` (the wasm32 module under wasmtime), ``wasm-v8`` (the same module under Node.js),
 ``arm64``, ``s390x``, ``i386`` (the CLI cross-compiled, under QEMU unless the host is that
 architecture),
-``exec:<command line>`` (and the columns later modules register) into a Runner.
+``exec:<command line>``, ``control:<name>`` (a negative control or an entry of the misreading
+catalogue: a deliberately wrong port, to see a red report) and the columns later modules
+register into a Runner.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ def register(runner_id: str, factory: Callable[[], Runner], default: bool = Fals
 
 def known_ids() -> list[str]:
     _register_builtin()
-    return sorted(_FACTORIES) + ["exec:<command>"]
+    return sorted(_FACTORIES) + ["exec:<command>", "control:<name>"]
 
 
 def resolve(runner_id: str) -> Runner:
@@ -42,6 +44,16 @@ def resolve(runner_id: str) -> Runner:
         if not command:
             raise InputError("command line", "runners", "exec: needs a command, e.g. exec:./my-port")
         return ExecRunner(runner_id, command)
+    if runner_id.startswith("control:"):
+        from ..controls import CONTROLS
+        name = runner_id[len("control:"):]
+        control = next((c for c in CONTROLS if c.name == name), None)
+        if control is None:
+            raise InputError("command line", "runners", f"unknown control {name!r}; known: "
+                             + ", ".join(c.name for c in CONTROLS))
+        runner = control.make()
+        runner.id = runner_id
+        return runner
     if runner_id not in _FACTORIES:
         raise InputError("command line", "runners",
                          f"unknown runner {runner_id!r}; known: {', '.join(known_ids())}")

@@ -16,6 +16,10 @@ own, and items carry only ids and the scenario), and closed at session end.  Bad
 unknown runner id, a glob that matches nothing, no suite found) are a collection error of the
 ``orca-conformance`` collector, shown as one line.
 
+Runner ids come from ``--orca-runners A,B`` (split on commas) and ``--orca-runner ID`` (one id
+taken whole, for an ``exec:`` command that contains a comma), both repeatable, in the order
+given, as ``orca-conformance matrix --runners``/``--runner`` take them.
+
 Registered through the ``pytest11`` entry point ``orca_conformance``; before that is installed,
 load it with ``-p conformance.pytest_plugin`` (not both: pytest refuses to load it twice).  In a
 checkout whose own tests are collected too, ``-m orca`` runs the matrix items only::
@@ -25,6 +29,7 @@ checkout whose own tests are collected too, ``-m orca`` runs the matrix items on
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -45,8 +50,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("orca", "ORCA conformance hash matrix (orca-conformance)")
     group.addoption("--orca", action="store_true", default=False,
                     help="collect the hash matrix (scenarios x runners) as test items")
-    group.addoption("--orca-runners", metavar="A,B", default=None,
-                    help="comma-separated runner ids (default: the matrix's default columns); implies --orca")
+    group.addoption("--orca-runners", metavar="A,B", dest="orca_runner_ids", action=_RunnerIds, default=None,
+                    help="comma-separated runner ids, repeatable (default: the matrix's default columns); "
+                         "implies --orca")
+    group.addoption("--orca-runner", metavar="ID", dest="orca_runner_ids", action=_RunnerIds, default=None,
+                    help="one runner id taken whole, so an exec: command may contain commas; repeatable, "
+                         "mixes with --orca-runners in the order given; implies --orca")
     group.addoption("--orca-scenarios", metavar="GLOB", action="append", default=None,
                     help="scenario id glob, repeatable (default: every non-slow scenario); implies --orca")
     group.addoption("--orca-all", action="store_true", default=False,
@@ -58,7 +67,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def enabled(config: pytest.Config) -> bool:
     opt = config.option
-    return bool(getattr(opt, "orca", False) or getattr(opt, "orca_runners", None)
+    return bool(getattr(opt, "orca", False) or getattr(opt, "orca_runner_ids", None) is not None
                 or getattr(opt, "orca_scenarios", None) or getattr(opt, "orca_all", False)
                 or getattr(opt, "orca_suite", None))
 
@@ -76,11 +85,39 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         config.pluginmanager.unregister(plugin, _PLUGIN_NAME)
 
 
+class _RunnerIds(argparse.Action):
+    """``--orca-runners A,B`` (split on commas) and ``--orca-runner ID`` (one id, whole).
+
+    Both add ``(option, id)`` pairs to one list, in the order given on the command line, so
+    an error can name the option an id came from.
+    """
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        given = list(getattr(namespace, self.dest, None) or [])
+        option = self.option_strings[0]
+        if option == "--orca-runners":
+            given += [(option, r.strip()) for r in values.split(",") if r.strip()]
+        else:
+            given.append((option, values.strip()))
+        setattr(namespace, self.dest, given)
+
+
+def given_runners(config: pytest.Config) -> list[tuple[str, str]] | None:
+    """``(option, id)`` of every runner asked for, in order (duplicate ids dropped); None if none was."""
+    given = getattr(config.option, "orca_runner_ids", None)
+    if given is None:
+        return None
+    first: dict[str, str] = {}
+    for option, runner_id in given:
+        first.setdefault(runner_id, option)
+    return [(option, runner_id) for runner_id, option in first.items()]
+
+
 def runner_ids(config: pytest.Config) -> list[str]:
     """The runner ids asked for, in order (duplicates dropped), or the default columns."""
-    given = config.option.orca_runners
-    if given:
-        return list(dict.fromkeys(r.strip() for r in given.split(",") if r.strip()))
+    given = given_runners(config)
+    if given is not None:
+        return [runner_id for _, runner_id in given]
     from .runners import DEFAULT_COLUMNS
     return list(DEFAULT_COLUMNS)
 
@@ -189,7 +226,7 @@ class OrcaCollector(pytest.Collector):
     def collect(self) -> list[pytest.Item]:
         from .errors import InputError
         from .matrix import VECTORS_ROW
-        from .runners import known_ids
+        from .runners import known_ids, resolve
         from .suite import Suite
         config = self.config
         state: OrcaSession = config.pluginmanager.get_plugin(_PLUGIN_NAME)
@@ -200,14 +237,14 @@ class OrcaCollector(pytest.Collector):
             raise self.CollectError(f"orca-conformance: {err}".replace("--suite DIR", "--orca-suite DIR")) from None
         known = set(known_ids())  # registers the built-in columns (some add default ones) first
         ids = runner_ids(config)
-        for runner_id in ids:
-            if runner_id.startswith("exec:"):
-                if not runner_id[len("exec:"):].strip():
-                    raise self.CollectError("orca-conformance: --orca-runners: exec: needs a command, "
-                                            "e.g. exec:./my-port")
-            elif runner_id not in known:
-                raise self.CollectError(f"orca-conformance: --orca-runners: unknown runner {runner_id!r}; "
-                                        f"known: {', '.join(sorted(known))}")
+        for option, runner_id in given_runners(config) or []:
+            if not runner_id:
+                raise self.CollectError(f"orca-conformance: {option}: empty runner id")
+            if runner_id not in known:  # exec:, control: and typos, checked as orca-conformance matrix does
+                try:
+                    _close_quietly(resolve(runner_id))
+                except InputError as err:
+                    raise self.CollectError(f"orca-conformance: {option}: {err.reason}") from None
         if not ids:
             raise self.CollectError("orca-conformance: --orca-runners names no runner")
         state.suite = suite

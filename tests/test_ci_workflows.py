@@ -90,7 +90,7 @@ def test_port_gate_is_a_reusable_workflow() -> None:
     assert checkouts[1]["with"]["ref"] == "${{ inputs.suite-ref }}"
     gate = next(s for s in steps if "orca-conformance" in str(s.get("run", "")) and "matrix" in s["run"])
     assert gate["env"]["PORT_COMMAND"] == "${{ inputs.command }}"
-    assert '--runners "exec:$PORT_COMMAND"' in gate["run"] and "--report" in gate["run"]
+    assert '--runner "exec:$PORT_COMMAND"' in gate["run"] and "--report" in gate["run"]
     assert gate["continue-on-error"] is True
     text = steps_text(job)
     assert "gate-report/matrix.md" in text and "$GITHUB_STEP_SUMMARY" in text

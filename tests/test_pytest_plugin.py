@@ -174,6 +174,47 @@ def test_bad_options_are_a_one_line_collection_error(pytester: pytest.Pytester) 
     assert "no scenario matches 'orca/nothing-*'" in result.stdout.str()
 
 
+def test_orca_runner_takes_an_exec_command_with_commas_whole(run) -> None:
+    import shlex
+
+    from conformance.build import ToolchainMissing, build
+    from conformance.runners.cli_port import native_cli
+    try:
+        port = build(native_cli().spec).path
+    except ToolchainMissing as err:
+        pytest.skip(f"no C compiler: {err}")
+    # the C CLI, started only when the comma of "a,b" reached the command whole
+    script = 'test "$0" = a,b || exit 9; exec "$1"'
+    command = f"exec:sh -c {shlex.quote(script)} a,b {shlex.quote(str(port))}"
+    result = run("--orca-runners", "c", "--orca-runner", command, *HEAD_ON, "-v", "-m", "orca",
+                 "-k", "not vectors")  # the scenario rows are enough to show the command ran
+    result.assert_outcomes(passed=4, deselected=2)
+    out = result.stdout.str()
+    assert f"orca-conformance::orca/head-on-exact[{command}] PASSED" in out
+    assert out.index("[c] PASSED") < out.index(f"[{command}] PASSED")  # columns in the order given
+
+
+@pytest.mark.parametrize("args, line", [
+    (("--orca-runners", "c", "--orca-runner", "nope,c"),
+     "orca-conformance: --orca-runner: unknown runner 'nope,c'; known: *"),
+    (("--orca-runner", "exec: "), "orca-conformance: --orca-runner: exec: needs a command, e.g. exec:./my-port"),
+    (("--orca-runner", " "), "orca-conformance: --orca-runner: empty runner id"),
+    (("--orca-runners", "c,control:nope"), "orca-conformance: --orca-runners: unknown control 'nope'; known: *"),
+])
+def test_runner_ids_are_checked_as_the_matrix_command_checks_them(run, args, line) -> None:
+    result = run(*args, *HEAD_ON)
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines([line])
+
+
+def test_a_control_column_is_collected(run) -> None:
+    from conformance.controls import CONTROLS
+    column = f"control:{CONTROLS[0].name}"
+    result = run("--orca-runner", column, *HEAD_ON, "--collect-only", "-q")
+    assert result.ret == pytest.ExitCode.OK
+    assert f"orca-conformance::orca/head-on-exact[{column}]" in result.stdout.str()
+
+
 def test_under_xdist_each_worker_makes_its_own_runners(run) -> None:
     try:
         import xdist  # noqa: F401

@@ -248,6 +248,15 @@ def cmd_controls(args: argparse.Namespace) -> int:
     return EXIT_FAILED if gaps or compared == 0 else EXIT_OK
 
 
+def cmd_spec(args: argparse.Namespace) -> int:
+    """Check that a copy of the normative text is the version the goldens were made against."""
+    from . import spec_text
+    path = Path(args.file)
+    result = spec_text.check(path)
+    _print(result.message(path))
+    return EXIT_OK if result.exact else EXIT_FAILED
+
+
 def cmd_census(args: argparse.Namespace) -> int:
     """The boundary census of the reference: data on every decision site, in vectors and scenes."""
     from . import census
@@ -416,6 +425,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("controls", help="run the negative controls: careless ports the gate must catch")
     p.add_argument("--only", metavar="A,B", help="run only these controls (names or globs, comma-separated)")
     p.set_defaults(handler=cmd_controls)
+
+    p = sub.add_parser("spec", help="check that a copy of orca-spec.txt is the version the goldens were made against")
+    p.add_argument("file", metavar="FILE", help="your copy of orca-spec.txt")
+    p.set_defaults(handler=cmd_spec)
 
     p = sub.add_parser("census", help="boundary census: data exactly on every decision of the reference")
     p.add_argument("--write", action="store_true", help="write docs/census/census.json (the committed census)")

@@ -208,17 +208,31 @@ def cmd_matrix(args: argparse.Namespace) -> int:
     failed = result.failed()
     skipped = sum(1 for c in result.cells.values() if c.status == "SKIPPED")
     passed = sum(1 for c in result.cells.values() if c.status == "PASS")
-    _print(f"\nmatrix: {len(scenarios)} scenarios x {len(runner_ids)} runners: {passed} passed, "
-           f"{len(failed)} failed, {skipped} skipped; {result.compared()} states and vectors compared "
-           f"in {result.seconds:.1f} s")
+    _print(f"\nmatrix: {_plural(len(scenarios), 'scenario')} x {_plural(len(runner_ids), 'runner')}: "
+           f"{passed} passed, {len(failed)} failed, {skipped} skipped; {result.compared()} states and vectors "
+           f"compared in {result.seconds:.1f} s")
     if args.report:
         from .report import write_reports
         for path in write_reports(result, suite, Path(args.report)):
             _print(f"report: {path}")
     if result.compared() == 0:
-        _print("matrix: nothing was compared (no scenario selected, or every runner skipped)")
+        if not result.cells:
+            cause = "no scenario selected and no vectors row"
+        elif failed:
+            cause = "every cell that ran ended in ERROR (see the ERROR lines above)"
+        else:
+            cause = "every runner was skipped (see the SKIPPED lines above)"
+        _print(f"matrix: nothing was compared: {cause}")
+        return EXIT_FAILED
+    if args.strict and skipped:
+        _print(f"matrix: --strict: {_plural(skipped, 'skipped cell')} fail the gate (a gate must not pass on "
+               "columns that did not run)")
         return EXIT_FAILED
     return EXIT_FAILED if failed else EXIT_OK
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
 
 
 def cmd_controls(args: argparse.Namespace) -> int:
@@ -419,6 +433,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="scenario id or glob, e.g. 'orca/*circle*' (repeatable; default: all non-slow)")
     p.add_argument("--all", action="store_true", help="include the slow scenarios")
     p.add_argument("--no-vectors", action="store_true", help="skip the primitive-vector row")
+    p.add_argument("--strict", action="store_true",
+                   help="fail on any SKIPPED cell too (ERROR and DIVERGED always fail): for gates")
     p.add_argument("--report", metavar="DIR", help="write JSON, JUnit XML and Markdown reports into DIR")
     p.set_defaults(handler=cmd_matrix)
 

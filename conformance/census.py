@@ -49,6 +49,13 @@ _GRID = ("the grid is an implementation device (spec note 17): it returns exactl
 _FOR_BOUNDARY = ("ForBoundary is not used by the step (the step builds constraints from agents and segments only), "
                  "so no scene can reach it; the for_boundary vectors reach the boundary and the catalogue's "
                  "for-boundary-* misreadings are caught there")
+_DOMAIN = ("in a simulation the domain test runs only for segments the agent does not overlap, with x = 0; "
+           "the candidates that analytically sit on the domain's edge (the legs, n.p = -r) land within rounding "
+           "noise of it, seven orders of magnitude inside the 1e-9 tolerance, and any candidate within the band "
+           "scores below the winner, so no scene can put n.a + r exactly on tol; the vectors do (r = 3e-9), and "
+           "the catalogue settles the readings: domain-test-no-tolerance is caught in "
+           "orca/boundary-touching-walls, domain-test-strict and domain-test-rearranged are NO SCENE with a "
+           "search over 400,000 set-ups as evidence")
 _CLAMP = ("a clamp's strictness cannot change bits: at t == the bound both readings leave t equal to the bound; "
           "the sibling clamps of solve_closest are reached in vectors and scenes")
 
@@ -86,6 +93,18 @@ ARGUED: dict[str, str] = {
     "solver.simulator.Simulator.new_velocity: failed < hard_count": (
         "a statistic only (it counts hard-prefix fallbacks for the behaviour figures); relax makes the "
         "bit-relevant choice with the same test, which the vectors and scenes reach"),
+    "solver.obstacle.support_distance: nx * ax + ny * ay + r <= tol_a": _DOMAIN,
+    "solver.obstacle.support_distance: nx * bx + ny * by + r <= tol_b": _DOMAIN,
+    "solver.fallback.maximize_smallest_distance: hard_count >= count": (
+        "unreachable through relax with a real failure index (0 <= failed < count): the hard-prefix branch "
+        "relaxes hard_count >= 1 lines with no hard one, the other branch has failed >= hard_count, so count > "
+        "hard_count in both; the test only guards a call with no soft constraint (note 11)"),
+    "solver.fallback.maximize_smallest_distance: failed < 0": (
+        "its boundary is a sub-program that fails at its first line: a hard line there already passed the "
+        "closest program, and a first bisector g_k >= g_j contains the current v (g_j(v) < level <= g_k(v)), so "
+        "neither can miss the disc on the wrong side; 618,545 fallbacks on random programs (1 minute, seed 5) "
+        "and 738,577 sub-programs in the scenes never failed at index 0, while failures at later indices are "
+        "reached (fallback-take-infeasible is caught in orca/boundary-fallback)"),
     "driver.run: step == total": (
         "the harness loop's end (state `steps` is the last one hashed), not a decision of the contract: a port "
         "that runs one step too many or too few fails every cell on the number of states"),

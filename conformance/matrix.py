@@ -2,7 +2,8 @@
 
 Contract: ``run_matrix`` runs every selected scenario on every runner and compares per-step
 hashes with the goldens (never re-running the reference, except to dump the state at a
-divergence).  Every cell ends as PASS, DIVERGED (first step, diagnosis), ERROR (reason) or
+divergence).  Every cell ends as PASS, DIVERGED (first step, diagnosis), ERROR (reason, and the
+diagnosis of the failing step when a run stopped on a non-finite state or failed mid-run) or
 SKIPPED (reason); a runner that raises never stops the matrix.  Each runner also gets a
 ``vectors`` row: the primitive vectors, bit for bit.
 """
@@ -14,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import vectors
-from .diagnosis import Diagnosis, diagnose, first_failing_family
+from .diagnosis import (Diagnosis, VectorFailure, describe_case, diagnose, first_failing_dump,
+                        parse_non_finite)
 from .goldens import golden_path, read_golden
 from .progress import Progress
 from .runners import resolve
@@ -67,7 +69,10 @@ class MatrixResult:
 
 def compare_scenario(scenario: Scenario, runner: Runner, goldens: Path, reference: Runner,
                      vector_failure: tuple[str, int] | None, on_step=None) -> Cell:
-    """One cell: stream the runner's hashes against the golden, diagnose the first divergence."""
+    """One cell: stream the runner's hashes against the golden, diagnose the first divergence.
+
+    A run that stops on a NaN or an infinity (or fails after some steps) stays an ERROR cell,
+    with the diagnosis of its failing step attached (``_diagnose_error``)."""
     started = time.perf_counter()
     golden = read_golden(golden_path(goldens, scenario.id))
     cell = Cell(scenario.id, runner.id, PASS)
@@ -75,6 +80,8 @@ def compare_scenario(scenario: Scenario, runner: Runner, goldens: Path, referenc
         cell.status, cell.reason = ERROR, "stale golden (regenerate it from the reference)"
         return cell
     count = 0
+    reported = None
+    failure: RunnerError | None = None
     stream = runner.hashes(scenario.scene)
     try:
         for step, got in enumerate(stream):
@@ -82,7 +89,7 @@ def compare_scenario(scenario: Scenario, runner: Runner, goldens: Path, referenc
                 cell.status, cell.reason = ERROR, f"returned more than the {len(golden.hashes)} states expected"
                 break
             if got != golden.hashes[step]:
-                cell.status, cell.step = DIVERGED, step
+                cell.status, cell.step, reported = DIVERGED, step, got
                 break
             count += 1
             if on_step is not None:
@@ -93,40 +100,107 @@ def compare_scenario(scenario: Scenario, runner: Runner, goldens: Path, referenc
                 cell.reason = f"returned {count} states, expected {len(golden.hashes)}"
     except RunnerError as err:
         cell.status, cell.reason = ERROR, err.reason + (f" | stderr: {err.stderr_tail[-300:]}" if err.stderr_tail else "")
+        failure = err
     finally:
         close = getattr(stream, "close", None)
         if close is not None:
             close()
     cell.compared = count
     if cell.status == DIVERGED:
-        cell.diagnosis = diagnose(scenario.scene, cell.step, runner, reference)
-        if vector_failure is not None:
-            cell.diagnosis.vector_family, cell.diagnosis.vector_case = vector_failure
+        cell.diagnosis = diagnose(scenario.scene, cell.step, runner, reference, reported)
+        attach_vector_failure(cell.diagnosis, vector_failure)
         cell.reason = cell.diagnosis.summary()
+    elif failure is not None:
+        _diagnose_error(cell, failure, scenario, runner, reference, vector_failure)
     cell.seconds = time.perf_counter() - started
     return cell
 
 
-def vector_cell(runner: Runner, folder: Path) -> tuple[Cell, tuple[str, int] | None]:
-    """The vectors row of one runner."""
+def attach_vector_failure(diagnosis: Diagnosis, vector_failure: tuple[str, int] | None) -> None:
+    """Name the runner's first failing primitive (family, case and decoded case) in a diagnosis."""
+    if vector_failure is not None:
+        diagnosis.vector_family, diagnosis.vector_case = vector_failure
+        diagnosis.vector_detail = getattr(vector_failure, "detail", "")
+
+
+UNDIAGNOSED_ERRORS = ("no reply to", "exceeded", "budget", "without a newline", "fuel exhausted", "build failed",
+                      "cannot start", "out of memory")
+"""ERROR reasons after which the port is not asked again (it would hang, run away or fail alike)."""
+
+
+def _diagnose_error(cell: Cell, err: RunnerError, scenario: Scenario, runner: Runner, reference: Runner,
+                    vector_failure: tuple[str, int] | None) -> None:
+    """An ERROR after some states matched is diagnosed as a divergence at its failing step k: the
+    step of a non-finite state (named by the port, with the agent and field that are not finite),
+    or else the first step the port cannot dump either (a crash or trap of the step itself).  The
+    cell stays ERROR; its reason gains the diagnosis."""
+    non_finite = parse_non_finite(err.reason)
+    if non_finite is None and (cell.compared == 0 or any(t in err.reason for t in UNDIAGNOSED_ERRORS)):
+        return
+    if non_finite is not None:
+        step = non_finite[0]
+    else:
+        # the hashes may arrive in batches: the failing step is the first the port cannot dump
+        step = first_failing_dump(runner, scenario.scene, cell.compared, scenario.scene.steps)
+    if step is None or not 0 < step <= scenario.scene.steps:
+        return
+    what = ""
+    if non_finite is not None:
+        what = f"agent {non_finite[1]} {non_finite[2]}" if non_finite[1] is not None else "agent not named by the port"
+    cell.step = step
+    cell.diagnosis = diagnose(scenario.scene, step, runner, reference, non_finite=what)
+    if non_finite is not None and non_finite[1] is None and cell.diagnosis.state is not None:
+        cell.diagnosis.non_finite = f"agent {cell.diagnosis.state.agent} {cell.diagnosis.state.field}"
+    attach_vector_failure(cell.diagnosis, vector_failure)
+    if cell.diagnosis.informative():
+        cell.reason += f" | diagnosis: {cell.diagnosis.summary()}"
+
+
+def vector_cell(runner: Runner, folder: Path) -> tuple[Cell, VectorFailure | None]:
+    """The vectors row of one runner; the failure (it unpacks as ``(family, case)``) carries the
+    first failing case's decoded arguments, expected and actual results, which the reason shows."""
     started = time.perf_counter()
     cell = Cell(VECTORS_ROW, runner.id, PASS)
     total = 0
     failure = None
-    try:
-        for name, cases in vectors.load_all(folder).items():
+    passed: list[str] = []
+    diverged: list[str] = []
+    errors: list[tuple[str, str]] = []
+    for name, cases in vectors.load_all(folder).items():
+        try:
             results = runner.vectors(name, [c["args"] for c in cases])
-            bad = vectors.compare(cases, results)
-            total += len(cases) - len(bad)
-            if bad and failure is None:
-                failure = (name, bad[0])
-                got = results[bad[0]] if len(results) == len(cases) else "(wrong number of results)"
-                cell.status = DIVERGED
-                cell.reason = (f"first failing primitive: {name}, case {bad[0]} of {len(cases)} "
-                               f"({len(bad)} bad): expected {cases[bad[0]]['result']}, got {got}")
-    except RunnerError as err:
-        cell.status, cell.reason = ERROR, err.reason
-        failure = failure or ("(vectors)", 0)
+        except RunnerError as err:
+            # A family the port answers with an error (not written yet, say) does not hide the
+            # others; a port that hangs, runs away or dies is not asked again.
+            errors.append((name, err.reason))
+            if any(marker in err.reason for marker in UNDIAGNOSED_ERRORS):
+                break
+            continue
+        bad = vectors.compare(cases, results)
+        total += len(cases) - len(bad)
+        if not bad:
+            passed.append(name)
+            continue
+        diverged.append(name)
+        if failure is None:
+            got = results[bad[0]] if len(results) == len(cases) else "(wrong number of results)"
+            detail = describe_case(name, cases[bad[0]]["args"], cases[bad[0]]["result"], got)
+            failure = VectorFailure(name, bad[0], detail)
+            cell.reason = (f"first failing primitive: {name}, case {bad[0]} of {len(cases)} "
+                           f"({len(bad)} bad): {detail}")
+    if diverged:
+        cell.status = DIVERGED
+    elif errors:
+        cell.status = ERROR
+        cell.reason = f"{errors[0][0]}: {errors[0][1]}"
+        failure = VectorFailure("(vectors)", 0, errors[0][1][:200])
+    if diverged or errors:
+        summary = [f"{len(passed)} of {len(passed) + len(diverged) + len(errors)} families pass"]
+        if len(diverged) > 1:
+            summary.append("wrong: " + ", ".join(diverged))
+        if errors and (diverged or len(errors) > 1):
+            summary.append("errors: " + ", ".join(name for name, _ in errors))
+        cell.reason += " [" + "; ".join(summary) + "]"
     cell.compared = total
     cell.seconds = time.perf_counter() - started
     return cell, failure

@@ -186,7 +186,7 @@ class OrcaSession:
 
     def compare(self, scenario: Scenario, runner: Runner) -> Cell:
         """One scenario cell, exactly as the matrix computes it."""
-        from .matrix import DIVERGED, compare_scenario
+        from .matrix import DIVERGED, attach_vector_failure, compare_scenario
         assert self.suite is not None
         known = self._vectors.get(runner.id)
         cell = compare_scenario(scenario, runner, self.suite.goldens_dir, self.reference,
@@ -196,7 +196,7 @@ class OrcaSession:
             # matrix would have before this row, to name the first failing primitive.
             _, failure = self.vectors(runner)
             if failure is not None:
-                cell.diagnosis.vector_family, cell.diagnosis.vector_case = failure
+                attach_vector_failure(cell.diagnosis, failure)
                 cell.reason = cell.diagnosis.summary()
         return cell
 

@@ -100,6 +100,24 @@ def _preferred(px, py, waypoints, k, goal_radius, max_speed, dt, seed, magnitude
     return vx, vy, drv.waypoint[agent]
 
 
+def _agent_step(i, xs, ys, vxs, vys, prefxs, prefys, radii, max_speeds, neighbor_distances, max_neighbors,
+                time_horizons, time_horizon_obsts, segments, dt):
+    """One agent's work in a step, from a start-of-step state given as parallel per-agent lists:
+    its constraint list (obstacles first, then agents), the hard count and its new velocity."""
+    from .solver import AgentParams, Simulator
+    sim = Simulator(segments)
+    for k in range(len(xs)):
+        prm = AgentParams(radii[k], max_speeds[k], neighbor_distances[k], max_neighbors[k], time_horizons[k],
+                          time_horizon_obsts[k])
+        sim.add_agent((xs[k], ys[k]), prm, (vxs[k], vys[k]))
+        sim.pref_x[k] = prefxs[k]
+        sim.pref_y[k] = prefys[k]
+    grid = sim.grid()
+    lines, hard_count = sim.constraints(i, dt, grid)
+    vx, vy = sim.new_velocity(i, dt, grid)
+    return [tuple(line) for line in lines], hard_count, vx, vy
+
+
 FAMILIES: tuple[Family, ...] = (
     Family("segment_distance_squared", ("d",) * 4, ("d",),
            lambda ax, ay, bx, by: (obstacle.segment_distance_squared(ax, ay, bx, by),)),
@@ -121,6 +139,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("uniform", ("i", "i"), ("d",), lambda seed, n: (driver.uniform(seed, n),)),
     Family("preferred_velocity", ("d", "d", "d2*", "i", "d", "d", "d", "i", "d", "i", "i", "i"),
            ("d", "d", "i"), _preferred),
+    Family("agent_step", ("i",) + ("d*",) * 9 + ("i*", "d*", "d*", "d4*", "d"), ("d4*", "i", "d", "d"), _agent_step),
 )
 FAMILY_BY_NAME = {f.name: f for f in FAMILIES}
 
@@ -314,6 +333,61 @@ def _cases_driver(name: str, rng: random.Random) -> list[list]:
     return cases
 
 
+def _crowd_walls(rng: random.Random, x: float, y: float) -> list[tuple[float, float, float, float]]:
+    """Random walls, and now and then walls at (near-)equal distances around (x, y): mirrored
+    pairs, and pairs a few ulps apart, so that obstacle order and reach ties matter."""
+    walls = []
+    for _ in range(rng.randint(0, 4)):
+        (ax, ay), (bx, by) = _pt(rng, 3.0), _pt(rng, 3.0)
+        walls.append((x + ax, y + ay, x + bx, y + by))
+    if rng.random() < 0.4:
+        d = rng.choice([0.5, 1.0, rng.uniform(0.3, 2.0)])
+        ulps = rng.choice([0, 1, 3])
+        far = d + ulps * 2.0 ** -52 * d
+        walls += [(x - 1.0, y + d, x + 1.0, y + d), (x + 1.0, y - far, x - 1.0, y - far)]
+        if rng.random() < 0.5:
+            walls += [(x + d, y - 1.0, x + d, y + 1.0)]
+        rng.shuffle(walls)
+    return walls
+
+
+def _cases_agent_step(name: str, rng: random.Random) -> list[list]:
+    """Small crowds with walls and per-agent parameters (horizons that differ between agents and
+    obstacles, speeds, radii, neighbour limits 0 and 1), some starting in overlap."""
+    cases: list[list] = []
+    for _ in range(150):
+        n = rng.choice([1, 2, 3, 4, 5, 6, 6])
+        x0, y0 = _pt(rng, rng.choice([1.0, 10.0, 100.0]))
+        xs, ys = [], []
+        for k in range(n):
+            if k and rng.random() < 0.3:  # start in overlap with an earlier agent
+                j = rng.randrange(k)
+                dx, dy = _pt(rng, 0.4)
+                xs.append(xs[j] + dx)
+                ys.append(ys[j] + dy)
+            else:
+                dx, dy = _pt(rng, 2.5)
+                xs.append(x0 + dx)
+                ys.append(y0 + dy)
+        speeds = [rng.choice([0.0, 0.5, 1.0, 2.0, rng.uniform(0.2, 2.0)]) for _ in range(n)]
+        vel = [_pt(rng, s) for s in speeds]
+        pref = [_pt(rng, 1.5 * s) for s in speeds]
+        i = rng.randrange(n)
+        cases.append([
+            i, xs, ys, [v[0] for v in vel], [v[1] for v in vel], [p[0] for p in pref], [p[1] for p in pref],
+            [rng.choice([0.25, 0.5, rng.uniform(0.1, 0.8)]) for _ in range(n)], speeds,
+            [rng.choice([0.0, 1.0, 3.0, rng.uniform(0.5, 6.0)]) for _ in range(n)],
+            [rng.choice([0, 1, 1, 2, 10]) for _ in range(n)],
+            [rng.choice([0.5, 1.0, 2.0, 5.0, rng.uniform(0.3, 4.0)]) for _ in range(n)],
+            [rng.choice([0.25, 1.0, 2.0, rng.uniform(0.2, 3.0)]) for _ in range(n)],
+            _crowd_walls(rng, xs[i], ys[i]), rng.choice([0.05, 0.1, 0.25])])
+    # a wall exactly at reach (2 * 1 + 0.5 = 2.5): included (<=); and one beyond it
+    for y in (2.5, 2.5000000000000004):
+        cases.append([0, [0.0, 0.75], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [1.0, 0.0], [0.0, 0.0], [0.5, 0.5],
+                      [1.0, 1.0], [2.0, 2.0], [1, 1], [3.0, 3.0], [2.0, 2.0], [(-1.0, y, 1.0, y)], 0.1])
+    return cases
+
+
 _MAKERS = {
     "segment_distance_squared": _cases_geometry, "support_distance": _cases_geometry,
     "agent_case_form": _cases_geometry, "agent_constraint": _cases_geometry,
@@ -321,6 +395,7 @@ _MAKERS = {
     "solve_closest": _cases_programs, "solve_direction": _cases_programs, "relax": _cases_programs,
     "obstacle_neighbors": _cases_neighbors, "agent_neighbors": _cases_neighbors,
     "splitmix64": _cases_driver, "uniform": _cases_driver, "preferred_velocity": _cases_driver,
+    "agent_step": _cases_agent_step,
 }
 
 

@@ -74,6 +74,18 @@ def test_conformance_workflow_structure() -> None:
     assert "orca-conformance goldens check" in steps_text(jobs["goldens"])
 
 
+def test_conformance_workflow_fuzzes_nightly() -> None:
+    doc = load(CONFORMANCE)
+    assert doc["on"]["schedule"][0]["cron"]
+    job = doc["jobs"]["fuzz"]
+    assert "schedule" in job["if"]
+    run = next(s for s in job["steps"] if "orca-conformance fuzz" in str(s.get("run", "")))
+    assert "--runners c,wasm,arm64 --time 10m" in run["run"] and "--shrink-to" in run["run"]
+    assert run["continue-on-error"] is True
+    assert "qemu-user-static" in steps_text(job)
+    assert job["steps"][-1]["if"] == f"steps.{run['id']}.outcome == 'failure'"
+
+
 def test_port_gate_is_a_reusable_workflow() -> None:
     doc = load(PORT_GATE)
     inputs = doc["on"]["workflow_call"]["inputs"]

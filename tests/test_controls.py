@@ -30,7 +30,11 @@ def test_control_is_caught_with_a_diagnosis(control) -> None:
     assert result.status == CAUGHT, f"{result.status}: {result.reason}"
     assert result.cell is not None and result.cell.status == DIVERGED
     d = result.cell.diagnosis
-    assert d is not None and d.state is not None and d.cause
+    assert d is not None and d.cause
+    if d.kind == "hash-encoding":  # the dumped states are bit-equal: only the hash is wrong
+        assert d.state is None and d.summary().startswith(f"step {result.cell.step}; the state hash encoding")
+        return
+    assert d.state is not None
     assert d.summary().startswith(f"step {result.cell.step}; agent {d.state.agent}, ")
 
 

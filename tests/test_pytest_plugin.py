@@ -125,7 +125,12 @@ EXPECTED = dict(passed=5, failed=6, skipped=3, deselected=1)
 errors; wrongvec: 2 diverged (its vectors row deselected)."""
 
 DIAGNOSIS = ("DIVERGED: step 3; agent 0, velocity.x, 0x3FF0000000000000 vs 0x3FF0000000000001, 1 ulp; "
-             "solver bug: same state and preferred velocities at step 2, different new velocities")
+             "step composition is wrong: from the reference's state of step 2 the port's agent_step gives agent 0 "
+             "the reference's 1 constraint (0 from obstacles) and new velocity, but its step gives agent 0 another "
+             "velocity: the step does not compose them as the text does (agents updated in place, one after the "
+             "other, instead of every new velocity from the start-of-step state; or another time step, preferred "
+             "velocity or parameter fed to the step)")
+"""broken's primitives are the reference's (agent_step included), so its step is what is wrong."""
 
 
 def failure_text(out: str, item: str) -> str:

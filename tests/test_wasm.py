@@ -33,7 +33,7 @@ EXPORTS = {
     "orca_run_canonical_state", "orca_run_advance", "orca_run_dump", "orca_segment_distance_squared",
     "orca_support_distance", "orca_agent_case_form", "orca_agent_constraint", "orca_segment_constraint",
     "orca_for_boundary", "orca_solve_closest", "orca_solve_direction", "orca_relax", "orca_obstacle_neighbors",
-    "orca_agent_neighbors", "orca_splitmix64", "orca_uniform", "orca_preferred_velocity",
+    "orca_agent_neighbors", "orca_splitmix64", "orca_uniform", "orca_preferred_velocity", "orca_agent_step",
 }
 """The exports docs/wasm.md documents, and nothing else."""
 

@@ -3,7 +3,10 @@
 Column ids: ``c`` (host compiler, -O2), ``c:O0``, ``c:O3-native`` (-O3 -march=native with
 contraction off) and ``c:zig`` (the same sources built by Zig's clang).  Python crosses into
 C once per batch of steps: ``oc_Run_Advance`` writes every state's canonical bytes into one
-buffer, which is hashed here.
+buffer, which is hashed here.  A non-finite state ends the hashes with a ``RunnerError`` naming
+the step, agent and field ("non-finite state at step k: agent i velocity.x is nan"); ``dump``
+reaches that state but no further.  The ``agent_step`` vectors go through the simulator's
+per-agent API (``SIMULATOR_CDEF``), the others through ``c_api``.
 """
 
 from __future__ import annotations
@@ -13,11 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
+import cffi
+
 from .. import fpenv, vectors
 from ..build import (DETERMINISM_FLAGS, BuildFailed, BuildSpec, Toolchain, ToolchainMissing, build,
                      c_sources, system_cc, zig_available, zig_cc)
 from ..scenario import Scene
-from ..state_hash import AGENT_BYTES
+from ..state_hash import AGENT_BYTES, NonFiniteState, check_finite
 from . import c_api
 from .base import Runner, RunnerError, RunnerInfo, RunnerUnavailable, StateDump
 
@@ -64,6 +69,7 @@ class CffiRunner(Runner):
         self._lib = None
         self._ffi = None
         self._artifact = None
+        self._sim_api = None
         self._unavailable: str | None = None
 
     def _load(self):
@@ -117,34 +123,67 @@ class CffiRunner(Runner):
             count = min(batch, scene.steps - done)
             bad = lib.oc_Run_Advance(run, count, buffer)
             _check_fpenv()
-            if bad:
-                raise RunnerError(f"non-finite state at step {done + bad}")
-            view = ffi.buffer(buffer, count * stride)
-            for k in range(count):
+            good = count if bad == 0 else bad - 1
+            view = ffi.buffer(buffer, good * stride)
+            for k in range(good):
                 yield hashlib.sha256(view[k * stride:(k + 1) * stride]).hexdigest()
+            if bad:
+                # the states before it stand, as in the protocol
+                raise RunnerError(non_finite_reason(done + bad, self._rows(ffi, lib, run, len(scene.agents))))
             done += count
         del handle
 
-    def dump(self, scene: Scene, step: int) -> StateDump:
-        ffi, lib, handle, run = self._start(scene)
-        lib.oc_Run_Advance(run, step, ffi.NULL)
-        n = len(scene.agents)
+    @staticmethod
+    def _rows(ffi, lib, run, n: int) -> tuple[tuple[float, ...], ...]:
+        """oc_Run_Dump of the run's current state: 6 values per agent."""
         out = ffi.new("double[]", max(1, 6 * n))
         lib.oc_Run_Dump(run, out)
+        return tuple(tuple(out[6 * i + f] for f in range(6)) for i in range(n))
+
+    def dump(self, scene: Scene, step: int) -> StateDump:
+        """The state after ``step`` steps; the first non-finite state itself can be dumped (its
+        NaNs are data for the diagnosis), a step beyond it is a RunnerError."""
+        ffi, lib, handle, run = self._start(scene)
+        bad = lib.oc_Run_Advance(run, step, ffi.NULL)
+        rows = self._rows(ffi, lib, run, len(scene.agents))
         del handle
-        return StateDump(step, tuple(tuple(out[6 * i + f] for f in range(6)) for i in range(n)))
+        if bad and bad < step:
+            raise RunnerError(non_finite_reason(bad, rows))
+        return StateDump(step, rows)  # type: ignore[arg-type]
+
+    def _simulator_api(self):
+        """(ffi, lib) of the simulator's per-agent API (SIMULATOR_CDEF) in the same library."""
+        if self._sim_api is None:
+            self._load()
+            ffi = cffi.FFI()
+            ffi.cdef(SIMULATOR_CDEF)
+            self._sim_api = (ffi, ffi.dlopen(str(self._artifact.path)))
+        return self._sim_api
 
     def vectors(self, family: str, args: list[list]) -> list[list]:
-        ffi, lib = self._load()
+        ffi, lib = self._simulator_api() if family in _SIMULATOR_FAMILIES else self._load()
         fam = vectors.FAMILY_BY_NAME[family]
         call = _PRIMITIVES[family]
         results = []
-        for encoded in args:
+        for index, encoded in enumerate(args):
             values = [vectors.decode(c, v) for c, v in zip(fam.args, encoded)]
-            out = call(ffi, lib, *values)
+            try:
+                out = call(ffi, lib, *values)
+            except _BadCase as err:
+                raise RunnerError(f"vectors {family}: case {index}, {err}") from None
             results.append([vectors.encode(c, v) for c, v in zip(fam.result, out)])
         _check_fpenv()
         return results
+
+
+def non_finite_reason(step: int, rows) -> str:
+    """The error of a run that met a NaN or an infinity at ``step``, naming the first agent and
+    field that are not finite (rows: px, py, vx, vy, ... per agent) when there is one."""
+    try:
+        check_finite([v for row in rows for v in row[:4]])
+    except NonFiniteState as err:
+        return f"non-finite state at step {step}: {err}"
+    return f"non-finite state at step {step}"
 
 
 def _check_fpenv() -> None:
@@ -229,6 +268,58 @@ def _preferred(ffi, lib, px, py, waypoints, k, goal_radius, max_speed, dt, seed,
     return v.x, v.y, index[0]
 
 
+SIMULATOR_CDEF = """
+typedef struct ocVec2 { double x, y; } ocVec2;
+typedef struct ocHalfPlane { ocVec2 point; ocVec2 normal; } ocHalfPlane;
+typedef struct ocAgentParams { double radius; double maxSpeed; double neighborDistance; int maxNeighbors;
+                               double timeHorizon; double timeHorizonObst; } ocAgentParams;
+typedef struct ocSimulator ocSimulator;
+ocSimulator* oc_Simulator_Create(void);
+void oc_Simulator_Destroy(ocSimulator* sim);
+int oc_Simulator_AddAgent(ocSimulator* sim, ocVec2 position, const ocAgentParams* params, ocVec2 velocity);
+int oc_Simulator_AddSegment(ocSimulator* sim, ocVec2 a, ocVec2 b);
+void oc_Simulator_SetPreferredVelocity(ocSimulator* sim, int agent, ocVec2 velocity);
+int oc_Simulator_Constraints(ocSimulator* sim, int agent, double dt, ocHalfPlane* out, int* hardCount);
+ocVec2 oc_Simulator_NewVelocity(ocSimulator* sim, int agent, double dt);
+"""
+"""The simulator's per-agent API (runners/c/simulator.h), declared apart from c_api.CDEF: the
+``agent_step`` family goes through the simulator the scenes use, not a copy of its assembly."""
+
+_SIMULATOR_FAMILIES = frozenset({"agent_step"})
+
+
+class _BadCase(Exception):
+    """A vector case whose arguments cannot be given to the C API (the C code would assert)."""
+
+
+def _agent_step(ffi, lib, i, xs, ys, vxs, vys, prefxs, prefys, radii, max_speeds, nds, max_ns, taus, tau_obsts,
+                segments, dt):
+    """One agent's constraint list, hard count and new velocity through a fresh oc_Simulator."""
+    n = len(xs)
+    if any(len(v) != n for v in (ys, vxs, vys, prefxs, prefys, radii, max_speeds, nds, max_ns, taus, tau_obsts)):
+        raise _BadCase("the per-agent lists (arguments 1-12) differ in length")
+    if not 0 <= i < n:
+        raise _BadCase("argument 0: agent index out of range")
+    sim = ffi.gc(lib.oc_Simulator_Create(), lib.oc_Simulator_Destroy)
+    if sim == ffi.NULL:
+        raise RunnerError("oc_Simulator_Create failed (out of memory)")
+    for ax, ay, bx, by in segments:
+        if lib.oc_Simulator_AddSegment(sim, _v(ax, ay), _v(bx, by)) < 0:
+            raise RunnerError("oc_Simulator_AddSegment failed (out of memory)")
+    params = ffi.new("ocAgentParams*")
+    for k in range(n):
+        params.radius, params.maxSpeed, params.neighborDistance = radii[k], max_speeds[k], nds[k]
+        params.maxNeighbors, params.timeHorizon, params.timeHorizonObst = max_ns[k], taus[k], tau_obsts[k]
+        if lib.oc_Simulator_AddAgent(sim, _v(xs[k], ys[k]), params, _v(vxs[k], vys[k])) < 0:
+            raise RunnerError("oc_Simulator_AddAgent failed (out of memory)")
+        lib.oc_Simulator_SetPreferredVelocity(sim, k, _v(prefxs[k], prefys[k]))
+    planes = ffi.new("ocHalfPlane[]", n + len(segments))
+    hard = ffi.new("int*")
+    count = lib.oc_Simulator_Constraints(sim, i, dt, planes, hard)
+    v = lib.oc_Simulator_NewVelocity(sim, i, dt)
+    return [_plane_tuple(planes[k]) for k in range(count)], hard[0], v.x, v.y
+
+
 _PRIMITIVES = {
     "segment_distance_squared": lambda ffi, lib, ax, ay, bx, by: (lib.oc_SegmentDistanceSquared(_v(ax, ay), _v(bx, by)),),
     "support_distance": _support,
@@ -246,4 +337,5 @@ _PRIMITIVES = {
     "splitmix64": lambda ffi, lib, seed, n: (f"{lib.oc_SplitMix64(seed, n):016x}",),
     "uniform": lambda ffi, lib, seed, n: (lib.oc_Uniform(seed, n),),
     "preferred_velocity": _preferred,
+    "agent_step": _agent_step,
 }

@@ -28,6 +28,7 @@ from ..build import (C_DIR, DETERMINISM_FLAGS, ROOT, Artifact, BuildFailed, Buil
 from ..scenario import Scene
 from ..state_hash import AGENT_BYTES
 from .base import Runner, RunnerError, RunnerInfo, RunnerUnavailable, StateDump
+from .cffi_runner import non_finite_reason
 
 WASM_DIR = ROOT / "runners" / "wasm"
 WASM_TARGET = "wasm32-freestanding"
@@ -372,7 +373,7 @@ class WasmRunner(Runner):
         inst.call("orca_run_canonical_state", self.fuel_call + 64 * stride, run, state)
         first = inst.read(state, stride)
         if not _finite(first):
-            raise RunnerError("non-finite state at step 0")
+            raise RunnerError(non_finite_reason(0, self._rows(inst, scene, run)))
         yield hashlib.sha256(first).hexdigest()
         batch = self.batch_steps(scene, stride)
         buffer = inst.alloc(max(1, batch * stride))
@@ -386,24 +387,30 @@ class WasmRunner(Runner):
                 yield hashlib.sha256(view[k * stride:(k + 1) * stride]).hexdigest()
             if bad:
                 # the states before it stand, as in the protocol
-                raise RunnerError(f"non-finite state at step {done + bad}")
+                raise RunnerError(non_finite_reason(done + bad, self._rows(inst, scene, run)))
             done += count
 
-    def dump(self, scene: Scene, step: int) -> StateDump:
-        inst, run = self._start(scene)
+    def _rows(self, inst: _Instance, scene: Scene, run: int) -> tuple[tuple[float, ...], ...]:
+        """orca_run_dump of the run's current state: 6 values per agent."""
         n = len(scene.agents)
+        out = inst.alloc(max(1, 48 * n))
+        inst.call("orca_run_dump", self.fuel_call + self.step_fuel(scene), run, out)
+        values = struct.unpack(f"<{6 * n}d", inst.read(out, 48 * n))
+        return tuple(tuple(values[6 * i:6 * i + 6]) for i in range(n))
+
+    def dump(self, scene: Scene, step: int) -> StateDump:
+        """The state after ``step`` steps; the first non-finite state itself can be dumped (its
+        NaNs are data for the diagnosis), a step beyond it is a RunnerError."""
+        inst, run = self._start(scene)
         batch = self.batch_steps(scene, 0)
         done = 0
         while done < step:
             count = min(batch, step - done)
             bad = self._advance(inst, scene, run, done, count, 0)
-            if bad:
-                raise RunnerError(f"non-finite state at step {done + bad}")
-            done += count
-        out = inst.alloc(max(1, 48 * n))
-        inst.call("orca_run_dump", self.fuel_call + self.step_fuel(scene), run, out)
-        values = struct.unpack(f"<{6 * n}d", inst.read(out, 48 * n))
-        return StateDump(step, tuple(tuple(values[6 * i:6 * i + 6]) for i in range(n)))  # type: ignore[arg-type]
+            if bad and done + bad < step:
+                raise RunnerError(non_finite_reason(done + bad, self._rows(inst, scene, run)))
+            done += bad or count
+        return StateDump(step, self._rows(inst, scene, run))  # type: ignore[arg-type]
 
     # ------------------------------------------------------------------ vectors
 
@@ -534,6 +541,30 @@ def _uniform(inst, fuel, seed, n):
     return inst.results(1)
 
 
+def _agent_step(inst, fuel, i, xs, ys, vxs, vys, prefxs, prefys, radii, max_speeds, nds, max_ns, taus, tau_obsts,
+                segments, dt):
+    """One agent's constraint list, hard count and new velocity through orca_agent_step."""
+    n = len(xs)
+    per_agent = (xs, ys, vxs, vys, prefxs, prefys, radii, max_speeds, nds, taus, tau_obsts)
+    if len(max_ns) != n or any(len(v) != n for v in per_agent):
+        raise _BadCase("the per-agent lists (arguments 1-12) differ in length")
+    if not 0 <= i < n:
+        raise _BadCase("argument 0: agent index out of range")
+    records = [v for k in range(n) for v in (xs[k], ys[k], vxs[k], vys[k], prefxs[k], prefys[k], radii[k],
+                                             max_speeds[k], nds[k], taus[k], tau_obsts[k])]
+    records_at = inst.scratch(records + [c for s in segments for c in s], 32 * (n + len(segments)) + 4 * n + 4)
+    segments_at = records_at + 88 * n
+    lines_at = segments_at + 32 * len(segments)
+    ints_at = lines_at + 32 * (n + len(segments))
+    inst.write(ints_at, struct.pack(f"<{n}i", *max_ns))
+    hard_at = ints_at + 4 * n
+    count = _check(inst.call("orca_agent_step", fuel, i, records_at, ints_at, n, segments_at, len(segments), dt,
+                             lines_at, hard_at), "argument 0: agent index out of range")
+    flat = struct.unpack(f"<{4 * count}d", inst.read(lines_at, 32 * count)) if count > 0 else ()
+    lines = [tuple(flat[4 * k:4 * k + 4]) for k in range(count)]
+    return (lines, inst.ints(hard_at, 1)[0], *inst.results(2))
+
+
 _PRIMITIVES = {
     "segment_distance_squared": _scalar("orca_segment_distance_squared", 1),
     "support_distance": _support,
@@ -549,4 +580,5 @@ _PRIMITIVES = {
     "splitmix64": _splitmix,
     "uniform": _uniform,
     "preferred_velocity": _preferred,
+    "agent_step": _agent_step,
 }

@@ -335,3 +335,58 @@ int OW_EXPORT(orca_preferred_velocity)(double px, double py, const ocVec2* waypo
 	ow_result[1] = v.y;
 	return k;
 }
+
+// agent_step: one agent's work in a step through a fresh simulator holding the given
+// start-of-step state. records: count rows of 11 doubles (x, y, vx, vy, prefx, prefy, radius,
+// maxSpeed, neighborDistance, timeHorizon, timeHorizonObst); maxNeighbors: count int32;
+// segments: segmentCount rows of (ax, ay, bx, by). The constraint list goes to lines (room for
+// count + segmentCount planes), the hard count to *hardCount, the velocity to slots 0, 1;
+// returns the number of constraints.
+int OW_EXPORT(orca_agent_step)(int agent, const double* records, const int* maxNeighbors, int count,
+							   const ocSegment* segments, int segmentCount, double dt, ocHalfPlane* lines,
+							   int* hardCount)
+{
+	if (count < 0 || segmentCount < 0 || agent < 0 || agent >= count)
+	{
+		return OW_BAD_ARGUMENT;
+	}
+	ocSimulator* sim = oc_Simulator_Create();
+	if (sim == NULL)
+	{
+		return OW_OUT_OF_MEMORY;
+	}
+	int status = 0;
+	for (int k = 0; k < segmentCount && status == 0; ++k)
+	{
+		if (oc_Simulator_AddSegment(sim, segments[k].a, segments[k].b) < 0)
+		{
+			status = OW_OUT_OF_MEMORY;
+		}
+	}
+	for (int i = 0; i < count && status == 0; ++i)
+	{
+		const double* r = records + 11 * (size_t)i;
+		ocAgentParams params;
+		params.radius = r[6];
+		params.maxSpeed = r[7];
+		params.neighborDistance = r[8];
+		params.maxNeighbors = maxNeighbors[i];
+		params.timeHorizon = r[9];
+		params.timeHorizonObst = r[10];
+		if (oc_Simulator_AddAgent(sim, oc_MakeVec2(r[0], r[1]), &params, oc_MakeVec2(r[2], r[3])) < 0)
+		{
+			status = OW_OUT_OF_MEMORY;
+			break;
+		}
+		oc_Simulator_SetPreferredVelocity(sim, i, oc_MakeVec2(r[4], r[5]));
+	}
+	if (status == 0)
+	{
+		status = oc_Simulator_Constraints(sim, agent, dt, lines, hardCount);
+		ocVec2 v = oc_Simulator_NewVelocity(sim, agent, dt);
+		ow_result[0] = v.x;
+		ow_result[1] = v.y;
+	}
+	oc_Simulator_Destroy(sim);
+	return status;
+}

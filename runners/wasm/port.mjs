@@ -227,6 +227,29 @@ function finiteBytes(bytes) {
 
 const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
 
+const STATE_FIELDS = ["position.x", "position.y", "velocity.x", "velocity.y"];
+
+/** The error of a run that met a NaN or an infinity at step, naming the first agent and field
+ * of the run's current state that are not finite (as the C CLI does). */
+function nonFiniteMessage(m, run, n, step) {
+  const out = m.alloc(48 * n);
+  m.x.orca_run_dump(run, out);
+  const view = m.view();
+  let message = `non-finite state at step ${step}`;
+  search: for (let i = 0; i < n; ++i) {
+    for (let f = 0; f < 4; ++f) {
+      const bits = view.getBigUint64(out + 48 * i + 8 * f, true);
+      if (((bits >> 52n) & 0x7ffn) !== 0x7ffn) continue;
+      // spelled as Python's repr spells them
+      const value = (bits & 0xfffffffffffffn) !== 0n ? "nan" : bits >> 63n ? "-inf" : "inf";
+      message = `non-finite state at step ${step}: agent ${i} ${STATE_FIELDS[f]} is ${value}`;
+      break search;
+    }
+  }
+  m.x.orca_free(out);
+  return message;
+}
+
 // Commands -------------------------------------------------------------------------------------
 
 async function hello(request) {
@@ -267,7 +290,7 @@ async function runCommand(request) {
   const state = m.alloc(stride);
   x.orca_run_canonical_state(run, state);
   const first = m.bytes(state, stride);
-  if (!finiteBytes(first)) return sendError("non-finite state at step 0");
+  if (!finiteBytes(first)) return sendError(nonFiniteMessage(m, run, n, 0));
   await send({ step: 0, hash: sha256(first) });
   const batch = Math.max(1, Math.min(MAX_BATCH_STEPS, Math.floor(BATCH_BYTES / Math.max(1, stride))));
   const buffer = m.alloc(batch * stride);
@@ -289,7 +312,7 @@ async function runCommand(request) {
       text += `{"step":${done + k + 1},"hash":"${sha256(states.subarray(k * stride, (k + 1) * stride))}"}\n`;
     }
     if (text) await sendText(text);
-    if (bad !== 0) return sendError(`non-finite state at step ${done + bad}`);
+    if (bad !== 0) return sendError(nonFiniteMessage(m, run, n, done + bad));
     done += count;
   }
   if (TIMING) {
@@ -311,8 +334,9 @@ async function dumpCommand(request) {
   while (done < step) {
     const count = Math.min(MAX_BATCH_STEPS, step - done);
     const bad = x.orca_run_advance(run, count, 0);
-    if (bad !== 0) return sendError(`non-finite state at step ${done + bad}`);
-    done += count;
+    // the first non-finite state itself is dumped (its NaNs are data for the diagnosis)
+    if (bad !== 0 && done + bad < step) return sendError(nonFiniteMessage(m, run, n, done + bad));
+    done += bad !== 0 ? bad : count;
   }
   const out = m.alloc(48 * n);
   x.orca_run_dump(run, out);
@@ -422,6 +446,21 @@ class Case {
     this.allocated.push(ptr);
     const view = this.m.view();
     bits.forEach((b, k) => view.setBigUint64(ptr + 8 * k, b, true));
+    return { ptr, count: list.length };
+  }
+
+  // A list of integers that fit an int, written as int32 into linear memory: {ptr, count}.
+  ints() {
+    const index = this.index;
+    const list = this.next();
+    if (!Array.isArray(list) || !list.every(isInt)) {
+      this.fail(index, Array.isArray(list) ? "expected a list of integers that fit an int" : "expected a list");
+      return { ptr: 0, count: 0 };
+    }
+    const ptr = this.m.alloc(4 * list.length);
+    this.allocated.push(ptr);
+    const view = this.m.view();
+    list.forEach((v, k) => view.setInt32(ptr + 4 * k, v, true));
     return { ptr, count: list.length };
   }
 
@@ -552,6 +591,38 @@ const FAMILIES = {
       seed, magnitude, step, agent, agentCount);
     if (newK === BAD_ARGUMENT) throw new PortError("bad preferred_velocity arguments");
     return [...resultHex(c.m, 2), newK];
+  }],
+  agent_step: [15, (c) => {
+    const agent = c.int();
+    // xs, ys, vxs, vys, prefxs, prefys, radii, max_speeds, neighbor_distances, max_neighbors,
+    // time_horizons, time_horizon_obsts
+    const lists = Array.from({ length: 12 }, (_, k) => (k === 9 ? c.ints() : c.rows(1)));
+    const segments = c.rows(4);
+    const dt = c.double();
+    if (c.problem) return null;
+    const n = lists[0].count;
+    if (lists.some((l) => l.count !== n)) c.fail(1, "the per-agent lists (arguments 1-12) differ in length");
+    if (!c.problem && (agent < 0 || agent >= n)) c.fail(0, "agent index out of range");
+    if (c.problem) return null;
+    // records: n rows of 11 doubles (x, y, vx, vy, prefx, prefy, radius, maxSpeed,
+    // neighborDistance, timeHorizon, timeHorizonObst), copied as bit patterns
+    const records = c.indexSlots(22 * n);
+    const lines = c.indexSlots(8 * (n + segments.count));
+    const hard = c.indexSlots(1);
+    const view = c.m.view();
+    const columns = [0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11];
+    for (let i = 0; i < n; ++i) {
+      columns.forEach((list, j) => {
+        view.setBigUint64(records + 88 * i + 8 * j, view.getBigUint64(lists[list].ptr + 8 * i, true), true);
+      });
+    }
+    const count = c.m.x.orca_agent_step(agent, records, lists[9].ptr, n, segments.ptr, segments.count, dt, lines, hard);
+    if (count === OUT_OF_MEMORY) throw new PortError("out of memory");
+    if (count < 0) throw new PortError("bad agent_step arguments");
+    const out = c.m.view();
+    const planes = [];
+    for (let k = 0; k < count; ++k) planes.push([0, 1, 2, 3].map((f) => hexAt(out, lines + 32 * k + 8 * f)));
+    return [planes, out.getInt32(hard, true), ...resultHex(c.m, 2)];
   }],
 };
 

@@ -471,6 +471,40 @@ static bool oc_IsFiniteBytes(const unsigned char* bytes, size_t size)
 	return true;
 }
 
+/// The fields of the canonical state, in order (docs/porting.md section 3).
+static const char* const oc_stateFields[4] = { "position.x", "position.y", "velocity.x", "velocity.y" };
+
+// The error of a run that met a NaN or an infinity at step: "non-finite state at step k", and
+// ": agent i field is value" for the first value of the run's current state that is not finite.
+static void oc_NonFiniteMessage(ocRun* run, int step, char* message, size_t size)
+{
+	snprintf(message, size, "non-finite state at step %d", step);
+	int n = oc_Run_GetAgentCount(run);
+	double* rows = (double*)malloc((6 * (size_t)n + 1) * sizeof(double));
+	if (rows == NULL)
+	{
+		return;
+	}
+	oc_Run_Dump(run, rows);
+	for (int i = 0; i < n; ++i)
+	{
+		for (int f = 0; f < 4; ++f)
+		{
+			uint64_t bits = oc_DoubleBits(rows[6 * (size_t)i + (size_t)f]);
+			if (((bits >> 52) & 0x7ff) != 0x7ff)
+			{
+				continue;
+			}
+			// spelled as Python's repr spells them
+			const char* value = (bits & 0xfffffffffffffULL) != 0 ? "nan" : (bits >> 63) ? "-inf" : "inf";
+			snprintf(message, size, "non-finite state at step %d: agent %d %s is %s", step, i, oc_stateFields[f], value);
+			free(rows);
+			return;
+		}
+	}
+	free(rows);
+}
+
 // Scene and run of a run/dump request; false (error sent) when either cannot be made.
 static bool oc_StartRun(const ocJson* request, ocReply* reply, ocScene** scene, ocRun** run)
 {
@@ -535,11 +569,13 @@ static void oc_RunCommand(const ocJson* request, ocReply* reply)
 		return;
 	}
 
+	char message[OC_ERROR_SIZE];
 	oc_Run_CanonicalState(run, state);
 	bool finite = oc_IsFiniteBytes(state, stride);
 	if (!finite)
 	{
-		oc_SendError(reply, "non-finite state at step 0");
+		oc_NonFiniteMessage(run, 0, message, sizeof message);
+		oc_SendError(reply, message);
 	}
 	else
 	{
@@ -549,8 +585,7 @@ static void oc_RunCommand(const ocJson* request, ocReply* reply)
 	{
 		if (oc_Run_Advance(run, 1, state) != 0)
 		{
-			char message[64];
-			snprintf(message, sizeof message, "non-finite state at step %d", k);
+			oc_NonFiniteMessage(run, k, message, sizeof message);
 			oc_SendError(reply, message);
 			finite = false;
 			break;
@@ -592,11 +627,12 @@ static void oc_DumpCommand(const ocJson* request, ocReply* reply)
 	{
 		oc_SendError(reply, "out of memory");
 	}
-	else if (bad != 0)
+	else if (bad != 0 && bad < step)
 	{
-		// the run stopped there, so the state of step k does not exist
-		char message[64];
-		snprintf(message, sizeof message, "non-finite state at step %d", bad);
+		// the run stopped there, so the state of step k does not exist (the first non-finite
+		// state itself is dumped below: its NaNs are data for the diagnosis)
+		char message[OC_ERROR_SIZE];
+		oc_NonFiniteMessage(run, bad, message, sizeof message);
 		oc_SendError(reply, message);
 	}
 	else

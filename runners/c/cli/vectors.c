@@ -181,6 +181,38 @@ static double* oc_Case_Rows(ocCase* c, int width, int* count)
 	return out;
 }
 
+// A list of integers that fit an int into a new array (at least one slot); NULL with the
+// problem recorded when malformed or out of memory.
+static int* oc_Case_Ints(ocCase* c, int* count)
+{
+	int index = c->index;
+	const ocJson* list = oc_Case_Next(c);
+	*count = 0;
+	if (!oc_Json_IsArray(list, -1))
+	{
+		oc_Case_Problem(c, index, "expected a list");
+		return NULL;
+	}
+	int* out = (int*)malloc(((size_t)list->count + 1) * sizeof(int));
+	if (out == NULL)
+	{
+		oc_Case_Problem(c, index, "out of memory");
+		return NULL;
+	}
+	int k = 0;
+	for (const ocJson* item = list->first; item != NULL; item = item->next)
+	{
+		if (!oc_Json_ToInt(item, out + k++))
+		{
+			oc_Case_Problem(c, index, "expected a list of integers that fit an int");
+			free(out);
+			return NULL;
+		}
+	}
+	*count = list->count;
+	return out;
+}
+
 // Half-planes (Px, Py, Nx, Ny) from a list of rows; at least one slot.
 static ocHalfPlane* oc_Case_Planes(ocCase* c, int* count)
 {
@@ -554,6 +586,109 @@ static bool oc_PreferredVelocityCase(ocCase* c)
 	return true;
 }
 
+// agent_step: one agent's work in a step through the simulator the scenes use (a fresh
+// oc_Simulator holding the given start-of-step state): its constraint list, hard count and new
+// velocity. Arguments 1-12 are parallel per-agent lists; 13 the segments; 14 dt.
+#define OC_STEP_LISTS 12
+
+static bool oc_AgentStepCase(ocCase* c)
+{
+	int agent = oc_Case_Int(c);
+	double* lists[OC_STEP_LISTS] = { NULL };
+	int* maxNeighbors = NULL;
+	int counts[OC_STEP_LISTS] = { 0 };
+	for (int k = 0; k < OC_STEP_LISTS; ++k)
+	{
+		// argument 10 (list index 9) is max_neighbors, integers
+		if (k == 9)
+		{
+			maxNeighbors = oc_Case_Ints(c, counts + k);
+		}
+		else
+		{
+			lists[k] = oc_Case_Rows(c, 1, counts + k);
+		}
+	}
+	int segmentCount = 0;
+	double* rows = oc_Case_Rows(c, 4, &segmentCount);
+	double dt = oc_Case_Double(c);
+	int n = counts[0];
+	for (int k = 1; k < OC_STEP_LISTS && c->problem == NULL; ++k)
+	{
+		if (counts[k] != n)
+		{
+			oc_Case_Problem(c, k + 1, "the per-agent lists (arguments 1-12) differ in length");
+		}
+	}
+	if (c->problem == NULL && (agent < 0 || agent >= n))
+	{
+		oc_Case_Problem(c, 0, "agent index out of range");
+	}
+	ocSimulator* sim = c->problem == NULL ? oc_Simulator_Create() : NULL;
+	ocHalfPlane* planes = (ocHalfPlane*)malloc(((size_t)n + (size_t)segmentCount + 1) * sizeof(ocHalfPlane));
+	if (c->problem == NULL && (sim == NULL || planes == NULL))
+	{
+		oc_Case_Problem(c, 1, "out of memory");
+	}
+	for (int k = 0; k < segmentCount && c->problem == NULL; ++k)
+	{
+		const double* row = rows + 4 * (size_t)k;
+		if (oc_Simulator_AddSegment(sim, oc_MakeVec2(row[0], row[1]), oc_MakeVec2(row[2], row[3])) < 0)
+		{
+			oc_Case_Problem(c, 13, "out of memory");
+		}
+	}
+	for (int i = 0; i < n && c->problem == NULL; ++i)
+	{
+		ocAgentParams params;
+		params.radius = lists[6][i];
+		params.maxSpeed = lists[7][i];
+		params.neighborDistance = lists[8][i];
+		params.maxNeighbors = maxNeighbors[i];
+		params.timeHorizon = lists[10][i];
+		params.timeHorizonObst = lists[11][i];
+		if (oc_Simulator_AddAgent(sim, oc_MakeVec2(lists[0][i], lists[1][i]), &params,
+								  oc_MakeVec2(lists[2][i], lists[3][i])) < 0)
+		{
+			oc_Case_Problem(c, 1, "out of memory");
+			break;
+		}
+		oc_Simulator_SetPreferredVelocity(sim, i, oc_MakeVec2(lists[4][i], lists[5][i]));
+	}
+	bool ok = c->problem == NULL;
+	if (ok)
+	{
+		int hardCount = 0;
+		int count = oc_Simulator_Constraints(sim, agent, dt, planes, &hardCount);
+		ocVec2 v = oc_Simulator_NewVelocity(sim, agent, dt);
+		oc_Put(c, "[[");
+		for (int k = 0; k < count; ++k)
+		{
+			if (k > 0)
+			{
+				oc_Put(c, ",");
+			}
+			oc_PutPlane(c, planes[k]);
+		}
+		oc_Put(c, "],");
+		oc_Reply_Int(c->reply, hardCount);
+		oc_Put(c, ",");
+		oc_Reply_Hex(c->reply, v.x);
+		oc_Put(c, ",");
+		oc_Reply_Hex(c->reply, v.y);
+		oc_Put(c, "]");
+	}
+	oc_Simulator_Destroy(sim);
+	free(planes);
+	free(rows);
+	free(maxNeighbors);
+	for (int k = 0; k < OC_STEP_LISTS; ++k)
+	{
+		free(lists[k]);
+	}
+	return ok;
+}
+
 // Dispatch ---------------------------------------------------------------------------------------
 
 typedef bool ocFamilyFcn(ocCase* c);
@@ -581,6 +716,7 @@ static const ocFamily oc_families[] = {
 	{ "splitmix64", 2, oc_SplitMix64Case },
 	{ "uniform", 2, oc_UniformCase },
 	{ "preferred_velocity", 12, oc_PreferredVelocityCase },
+	{ "agent_step", 15, oc_AgentStepCase },
 };
 
 bool oc_Vectors_Evaluate(const ocJson* family, const ocJson* cases, ocReply* reply, char* error, size_t errorSize)

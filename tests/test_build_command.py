@@ -1,0 +1,109 @@
+"""`orca-conformance build COLUMN --out PATH`: a column's port at a path of the user's choosing,
+runnable as documented (the C CLI as `exec:`, the module under `node runners/wasm/port.mjs`)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conformance.build import system_cc, zig_available
+from conformance.build_command import BuildPlan, plan
+from conformance.cli import main
+from conformance.runners.wasm_v8 import PORT_SCRIPT
+
+ROOT = Path(__file__).resolve().parent.parent
+SMALL = ["--scenarios", "orca/zero-agents", "--scenarios", "orca/head-on-exact"]
+
+needs_cc = pytest.mark.skipif(shutil.which(system_cc().command[0]) is None, reason="no C compiler")
+needs_zig = pytest.mark.skipif(zig_available() is not None, reason=f"wasm build: {zig_available()}")
+needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed (the wasm port runs under Node.js)")
+
+
+def _build(column: str, out: Path, capsys) -> str:
+    assert main(["--suite", str(ROOT), "build", column, "--out", str(out)]) == 0
+    return capsys.readouterr().out
+
+
+def _report_names(text: str, path: Path) -> None:
+    """The printed report names the compiler, the flags and the SHA-256 of the very file written."""
+    assert f"sha256    {hashlib.sha256(path.read_bytes()).hexdigest()}" in text
+    assert "  compiler  " in text and "-ffp-contract=off" in text
+
+
+@needs_cc
+def test_the_built_cli_passes_a_small_matrix_as_an_exec_port(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "orca-port"
+    text = _build("c:cli", out, capsys)
+    assert os.access(out, os.X_OK)
+    _report_names(text, out)
+    assert "gate      orca-conformance matrix --runner" in text
+    assert main(["--suite", str(ROOT), "matrix", "--runner", f"exec:{out}", *SMALL]) == 0
+    table = capsys.readouterr().out
+    assert "3 passed, 0 failed, 0 skipped" in table
+
+
+@needs_zig
+@needs_node
+def test_the_built_module_is_accepted_by_the_node_port(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "orca.wasm"
+    text = _build("wasm", out, capsys)
+    _report_names(text, out)
+    assert "runners/wasm/port.mjs" in text
+    assert main(["--suite", str(ROOT), "matrix", "--runner", f"exec:node {PORT_SCRIPT} {out}", *SMALL]) == 0
+    assert "3 passed, 0 failed, 0 skipped" in capsys.readouterr().out
+
+
+@needs_cc
+def test_a_folder_as_out_keeps_the_artifact_name_and_the_library_is_the_c_column(tmp_path: Path, capsys) -> None:
+    text = _build("c", tmp_path, capsys)
+    library = tmp_path / "liborca.so"
+    assert library.exists()
+    _report_names(text, library)
+    assert "gate      orca-conformance matrix --runners c" in text
+
+
+def test_each_column_builds_what_its_runner_runs() -> None:
+    assert plan("c:cli").kind == "executable" and plan("c:cli").spec.target is None
+    assert plan("c").kind == plan("c:O0").kind == "shared"
+    cross = plan("arm64")
+    assert (cross.kind, cross.spec.target) == ("executable", "aarch64-linux-musl")
+    assert "-static" in cross.spec.link_flags
+    assert plan("wasm").spec == plan("wasm-v8").spec and plan("wasm").kind == "wasm"
+    assert "-ffp-contract=fast" in plan("control:fma-arm64").spec.flags
+
+
+@pytest.mark.parametrize("column", ["nope", "reference", "exec:./my-port", "control:textbook-ttc", "control:nope"])
+def test_a_column_that_builds_nothing_is_one_line_and_exit_2(column: str, tmp_path: Path, capsys) -> None:
+    assert main(["--suite", str(ROOT), "build", column, "--out", str(tmp_path / "x")]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: command line: column: ")
+    if not column.startswith("control:"):
+        assert "can build: c, c:O0, c:O3-native, c:zig, c:cli, wasm, wasm-v8, arm64, s390x, i386" in lines[0]
+    assert not (tmp_path / "x").exists()
+
+
+def test_a_missing_out_folder_is_bad_input_before_any_build(tmp_path: Path, capsys) -> None:
+    assert main(["--suite", str(ROOT), "build", "c:cli", "--out", str(tmp_path / "no" / "orca-port")]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "--out: folder" in captured.err
+
+
+def test_a_missing_compiler_is_one_line_and_exit_1(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.setenv("CC", "no-such-compiler-here")
+    assert main(["--suite", str(ROOT), "build", "c:cli", "--out", str(tmp_path / "orca-port")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["error: build c:cli: no-such-compiler-here not found on PATH"]
+    assert not (tmp_path / "orca-port").exists()
+
+
+def test_the_plan_of_a_zig_column_knows_when_zig_is_missing(monkeypatch) -> None:
+    import conformance.build_command as build_command
+    monkeypatch.setattr(build_command, "zig_available", lambda: "the ziglang package is not installed")
+    chosen = plan("c:zig")
+    assert isinstance(chosen, BuildPlan) and chosen.missing == "the ziglang package is not installed"

@@ -1,0 +1,278 @@
+"""Every red cell names the true cause: each diagnosis class, met by a deliberately wrong build.
+
+The wrong builds are entries of the misreading catalogue (runners/c/misreadings/): the C port's
+production sources plus one plausible mistake.  The tests assert on the diagnosis (its kind, the
+agent, the constraint, the words of the cause), never on a step number: a step is whatever the
+scene makes it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from conformance import careless, diagnosis, vectors
+from conformance.build import DETERMINISM_FLAGS, system_cc
+from conformance.matrix import DIVERGED, ERROR, PASS, compare_scenario, vector_cell
+from conformance.runners.base import StateDump
+from conformance.runners.cffi_runner import CffiRunner, CVariant
+from conformance.runners.cli_port import CliRunner, cli_spec
+from conformance.runners.reference import ReferenceRunner
+from conformance.scenario import Scene, load_scenario
+from conformance.variants import SourcePatch, load_patch, patched_tree
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDENS = ROOT / "goldens"
+MISREADINGS = ROOT / "runners" / "c" / "misreadings"
+REFERENCE = ReferenceRunner()
+FLAGS = DETERMINISM_FLAGS + ("-O2",)
+
+
+def scenario(name: str):
+    return load_scenario(ROOT / "scenarios" / "orca" / f"{name}.yaml")
+
+
+def misreading(name: str) -> CffiRunner:
+    """The C port with one catalogue entry applied, built like the ``c`` column."""
+    tree = patched_tree((load_patch(MISREADINGS / f"{name}.json"),))
+    return CffiRunner(CVariant(f"misreading:{name}", system_cc(), FLAGS, tree))
+
+
+def cell(runner, name: str, failure=None):
+    found = compare_scenario(scenario(name), runner, GOLDENS, REFERENCE, failure)
+    print(found.status, found.reason)
+    if found.diagnosis is not None:
+        print("notes:", found.diagnosis.notes)
+    return found
+
+
+NEW_ENTRIES = ("hash-big-endian", "hash-field-order", "hash-normalised-zero", "move-with-old-velocity",
+               "sequential-step", "horizon-swap", "reach-without-radius", "arrive-as-speed-clamp")
+
+
+@pytest.mark.parametrize("name", NEW_ENTRIES)
+def test_catalogue_entries_are_well_formed(name: str) -> None:
+    data = json.loads((MISREADINGS / f"{name}.json").read_text())
+    assert data["why"].strip() and data["site"].strip() and data["kind"].strip()
+    load_patch(MISREADINGS / f"{name}.json")  # every find occurs in the production sources exactly once
+    patched_tree((load_patch(MISREADINGS / f"{name}.json"),))
+
+
+# ----------------------------------------------------------------------------- hash encoding
+
+@pytest.mark.parametrize("name, scene, encoding", [
+    ("hash-big-endian", "head-on-exact", "big-endian doubles"),
+    ("hash-field-order", "overlap-agents", "velocity.x, velocity.y, position.x, position.y"),
+    ("hash-normalised-zero", "degenerate", "-0.0 written as +0.0"),
+])
+def test_a_wrong_hash_encoding_is_named_with_the_encoding(name: str, scene: str, encoding: str) -> None:
+    found = cell(misreading(name), scene)
+    d = found.diagnosis
+    assert found.status == DIVERGED
+    assert d.kind == diagnosis.ENCODING and d.state is None  # the dumped states are bit-equal
+    assert d.cause.startswith("the state hash encoding is wrong: the dumped state of step")
+    assert encoding in d.encoding and encoding in d.cause
+    assert "not loaded exactly" not in d.cause and "solver bug" not in d.cause
+
+
+def test_wrong_encodings_reproduce_what_a_port_would_hash() -> None:
+    rows = ((1.5, -0.0, 0.25, 3.0), (-2.0, 7.0, 0.0, -1.0))
+    by_name = dict(diagnosis.wrong_encodings(rows))
+    import hashlib
+    import struct
+    flat = [v for r in rows for v in r]
+    assert by_name["big-endian doubles"] == hashlib.sha256(struct.pack(">8d", *flat)).hexdigest()
+    zeroed = [0.0 if v == 0.0 else v for v in flat]
+    assert by_name["-0.0 written as +0.0"] == hashlib.sha256(struct.pack("<8d", *zeroed)).hexdigest()
+    assert by_name["positions only"] == hashlib.sha256(struct.pack("<4d", 1.5, -0.0, -2.0, 7.0)).hexdigest()
+
+
+class _LoadedInFloat32(ReferenceRunner):
+    """A port that reads the scene's positions as single precision: a real load error."""
+
+    def __init__(self) -> None:
+        super().__init__("fake:float32-load")
+
+    @staticmethod
+    def _scene(scene: Scene) -> Scene:
+        data = scene.to_json()
+        for agent in data["agents"]:
+            agent["position"] = [float(f"{v:.7g}") for v in agent["position"]]
+        return Scene.from_json(data)
+
+    def hashes(self, scene):
+        return super().hashes(self._scene(scene))
+
+    def dump(self, scene, step) -> StateDump:
+        return super().dump(self._scene(scene), step)
+
+
+def test_a_real_load_error_keeps_its_own_cause() -> None:
+    found = cell(_LoadedInFloat32(), "antipodal-circle-100")
+    d = found.diagnosis
+    assert found.status == DIVERGED and d.kind == diagnosis.LOAD and d.state is not None
+    assert d.cause == "the initial state differs: the scene was not loaded exactly"
+    assert not d.notes  # its hash is the canonical hash of its own dump: the port is consistent
+
+
+# ----------------------------------------------------------------------------- position update
+
+def test_moving_with_the_old_velocity_is_a_position_update() -> None:
+    found = cell(misreading("move-with-old-velocity"), "head-on-exact")
+    d = found.diagnosis
+    assert found.status == DIVERGED and d.kind == diagnosis.POSITION_UPDATE
+    assert d.state.field.startswith("position.")
+    assert d.cause.startswith("position update (p = p + v*dt) is wrong")
+    assert "moved with the old velocity" in d.cause and "different new velocities" not in d.cause
+
+
+# ----------------------------------------------------------------------------- step composition
+
+def test_an_in_place_sequential_step_is_a_composition_error() -> None:
+    found = cell(misreading("sequential-step"), "degenerate")
+    d = found.diagnosis
+    assert found.status == DIVERGED and d.kind == diagnosis.COMPOSITION
+    assert d.cause.startswith("step composition is wrong")
+    assert d.constraint.agent == d.state.agent and f"agent {d.state.agent}" in d.cause
+    assert "an in-place sequential update reproduces" in d.cause
+    assert vector_cell(misreading("sequential-step"), GOLDENS / "vectors")[0].status == PASS  # no primitive is wrong
+
+
+@pytest.mark.parametrize("name, scene, neighbour, reading", [
+    ("horizon-swap", "wide-reach-first", "agent neighbour", "swapping the two time horizons"),
+    ("reach-without-radius", "degenerate", "obstacle: segment", "reach without the radius"),
+])
+def test_a_wrong_constraint_list_names_the_constraint_and_the_misreading(
+        name: str, scene: str, neighbour: str, reading: str) -> None:
+    runner = misreading(name)
+    vectors_row, failure = vector_cell(runner, GOLDENS / "vectors")
+    assert vectors_row.status == DIVERGED and failure.family == "agent_step"
+    found = cell(runner, scene, failure)
+    d = found.diagnosis
+    assert found.status == DIVERGED and d.kind == diagnosis.CONSTRAINTS
+    c = d.constraint
+    assert c.agent == d.state.agent and c.index is not None and c.neighbour.startswith(neighbour)
+    assert d.cause.startswith(f"solver bug in the constraint list of agent {c.agent}")
+    assert f"constraint {c.index} ({c.neighbour})" in d.cause
+    assert reading in c.reading and reading in d.cause
+    assert "first failing primitive: agent_step (case" in d.summary()
+
+
+def test_an_equal_constraint_list_with_another_velocity_is_the_program() -> None:
+    found = cell(misreading("lp-project-current"), "overlap-agents")
+    d = found.diagnosis
+    assert found.status == DIVERGED and d.kind == diagnosis.VELOCITY
+    assert d.constraint.index is None and d.constraint.field.startswith("velocity.")
+    assert d.cause.startswith("solver bug in the linear program or its fallback")
+
+
+def test_a_port_without_primitives_gets_the_plain_cause_and_a_note() -> None:
+    runner = ReferenceRunner("control:agents-first", careless.AgentsFirstSimulator, "careless port")
+    found = cell(runner, "overlap-wall-deep")
+    d = found.diagnosis
+    assert found.status == DIVERGED and d.kind == diagnosis.SOLVER
+    assert d.cause.startswith("solver bug: same state and preferred velocities at step")
+    assert any("agent_step primitive failed" in note for note in d.notes)
+
+
+def test_compare_steps_names_a_missing_obstacle_and_a_velocity() -> None:
+    scene = scenario("overlap-wall").scene
+    state = REFERENCE.dump(scene, 0)
+    args = diagnosis.agent_step_args(scene, state, 0)
+    want = diagnosis._step_result(vectors.FAMILY_BY_NAME["agent_step"].reference(*args))
+    assert want.hard >= 1
+    missing = diagnosis.StepResult(want.lines[1:], want.hard - 1, want.vx, want.vy)
+    c = diagnosis.compare_steps(scene, state, 0, want, missing)
+    assert (c.index, c.field) == (0, "missing") and c.neighbour.startswith("obstacle: segment")
+    slower = diagnosis.StepResult(want.lines, want.hard, math.nextafter(want.vx, 0.0), want.vy)
+    c = diagnosis.compare_steps(scene, state, 0, want, slower)
+    assert (c.index, c.field) == (None, "velocity.x")
+    assert diagnosis.compare_steps(scene, state, 0, want, want) is None
+
+
+# ----------------------------------------------------------------------------- non-finite states
+
+def cli_misreading(name: str) -> CliRunner:
+    tree = patched_tree((load_patch(MISREADINGS / f"{name}.json"),))
+    return CliRunner(f"misreading-cli:{name}", cli_spec(f"misreading-cli-{name}", system_cc(), FLAGS, source_dir=tree))
+
+
+@pytest.mark.parametrize("make", [misreading, cli_misreading], ids=["cffi", "cli"])
+def test_a_non_finite_state_is_an_error_with_the_agent_and_a_diagnosis(make) -> None:
+    runner = make("arrive-as-speed-clamp")
+    try:
+        found = cell(runner, "degenerate")
+    finally:
+        runner.close()
+    d = found.diagnosis
+    assert found.status == ERROR and d is not None and found.step == d.step
+    assert f"non-finite state at step {d.step}: agent " in found.reason  # the port names the agent
+    agent = d.state.agent
+    assert d.non_finite.startswith(f"agent {agent} ") and d.state.distance_text() == "NaN involved"
+    assert d.kind == diagnosis.DRIVER and d.preferred.agent == agent and math.isnan(d.preferred.got)
+    assert "| diagnosis: " in found.reason and "driver bug" in found.reason
+
+
+def test_a_dump_reaches_the_first_non_finite_state_but_not_beyond() -> None:
+    runner = misreading("arrive-as-speed-clamp")
+    scene = scenario("degenerate").scene
+    with pytest.raises(Exception) as info:
+        list(runner.hashes(scene))
+    step = diagnosis.parse_non_finite(str(info.value))[0]
+    assert any(math.isnan(v) for row in runner.dump(scene, step).agents for v in row[:4])
+    with pytest.raises(Exception, match=f"non-finite state at step {step}: agent"):
+        runner.dump(scene, step + 1)
+
+
+CRASH_AT_STEP_5 = SourcePatch.single("crash", "driver.c", "\t\trun->step += 1;\n",
+                                     "\t\trun->step += 1;\n\t\tif (run->step == 5 && n == 2) { abort(); }\n")
+"""Not a misreading: a port that crashes inside its step 5 of a two-agent scene."""
+
+
+def test_a_crash_mid_run_is_diagnosed_at_the_step_it_cannot_take() -> None:
+    tree = patched_tree((CRASH_AT_STEP_5,))
+    runner = CliRunner("crash-cli", cli_spec("crash-cli", system_cc(), FLAGS, source_dir=tree))
+    try:
+        found = cell(runner, "head-on-exact")
+    finally:
+        runner.close()
+    d = found.diagnosis
+    assert found.status == ERROR and "SIGABRT" in found.reason and d is not None
+    assert found.step == d.step == found.compared  # every state before it matched the golden
+    assert d.cause.startswith(f"the port's step {d.step} failed before giving a state to compare")
+    assert any(note.startswith(f"dump of step {d.step} by the port failed") for note in d.notes)
+
+
+@pytest.mark.parametrize("text, parsed", [
+    ("non-finite state at step 7: agent 3 velocity.x is nan", (7, 3, "velocity.x")),
+    ("port reported an error during run (step 7): non-finite state at step 7", (7, None, "")),
+    ("wasm trap in run: unreachable", None),
+])
+def test_non_finite_errors_are_parsed(text: str, parsed) -> None:
+    assert diagnosis.parse_non_finite(text) == parsed
+
+
+# ----------------------------------------------------------------------------- vector cases
+
+def test_a_failing_vector_case_shows_its_decoded_arguments() -> None:
+    runner = misreading("arrive-as-speed-clamp")
+    row, failure = vector_cell(runner, GOLDENS / "vectors")
+    assert row.status == DIVERGED and failure.family == "preferred_velocity"
+    assert "args px=0x" in row.reason and "; expected prefx=0x" in row.reason and "; got prefx=0x" in row.reason
+    assert "(nan)" in row.reason  # the actual result, decoded
+    found = cell(runner, "touching", failure)
+    assert found.status == DIVERGED
+    assert f"first failing primitive: preferred_velocity (case {failure.case}): args px=0x" in found.reason
+
+
+def test_describe_case_reads_every_family() -> None:
+    for family in vectors.FAMILIES:
+        case = vectors.generate(family.name)[0]
+        text = diagnosis.describe_case(family.name, case["args"], case["result"], case["result"])
+        names = diagnosis.ARG_NAMES[family.name]
+        assert len(names) == len(family.args) and len(diagnosis.RESULT_NAMES[family.name]) == len(family.result)
+        assert text.startswith(f"args {names[0]}=") and "; expected " in text and "; got " in text
+    assert "got ['oops']" in diagnosis.describe_case("uniform", [1, 2], ["3ff0000000000000"], ["oops"])

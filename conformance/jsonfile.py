@@ -21,12 +21,14 @@ def read_json(path: Path) -> object:
 
 
 def write_json_atomic(path: Path, data: object) -> None:
-    """A temporary file in the same folder, fsync, then rename over the target."""
+    """A temporary file in the same folder, fsync, then rename over the target; the file gets
+    the mode a plain ``open`` would give it (0666 less the umask, usually 0644), not mkstemp's 0600."""
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(data, indent=1, sort_keys=False) + "\n"
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
+            os.fchmod(out.fileno(), 0o666 & ~_umask())
             out.write(text)
             out.flush()
             os.fsync(out.fileno())
@@ -35,3 +37,10 @@ def write_json_atomic(path: Path, data: object) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def _umask() -> int:
+    """The process umask (read by setting it and putting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask

@@ -2,7 +2,9 @@
 
 Contract: ``trajectory(runner, scene, every, steps)`` samples every agent's position each
 ``every`` steps (the reference in one pass; other runners through their state dumps), and
-``render`` writes it as SVG, PNG or an animated GIF (see drawing.py).
+``render`` writes it as SVG, PNG or an animated GIF (see drawing.py).  For any runner but the
+plain reference, the reference's trajectories at the same steps are drawn underneath in grey,
+with a legend, so that where the port leaves the reference shows.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from .driver import run
 from .runners.base import Runner
 from .runners.reference import ReferenceRunner
 from .scenario import Scenario, Scene
+from .solver import Simulator
 
 
 def trajectory(runner: Runner, scene: Scene, every: int, steps: int) -> list[list[Point]]:
@@ -45,5 +48,9 @@ def render(scenario: Scenario, runner: Runner, out: Path, every: int | None = No
     radii = [a.params.radius for a in scene.agents]
     goals = [a.waypoints[-1] for a in scene.agents]
     title = f"{scenario.id} on {runner.id}, steps 0-{steps}"
-    write_picture(out, frames, radii, [list(s) for s in scene.segments], goals, title)
+    overlay = None
+    if not (isinstance(runner, ReferenceRunner) and runner.simulator is Simulator):
+        overlay = trajectory(ReferenceRunner(), scene, every, steps)
+    write_picture(out, frames, radii, [list(s) for s in scene.segments], goals, title, reference=overlay,
+                  runner_label=runner.id)
     return len(frames)

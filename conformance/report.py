@@ -172,10 +172,19 @@ def _write_text_atomic(path: Path, text: str) -> None:
     tmp.replace(path)
 
 
-def write_reports(result: MatrixResult, suite: Suite, folder: Path) -> list[Path]:
-    """report.json, junit.xml and matrix.md in folder; returns their paths."""
+def write_reports(result: MatrixResult, suite: Suite, folder: Path, runners: dict | None = None,
+                  divergence: bool = True) -> list[Path]:
+    """report.json, junit.xml, matrix.md and matrix.html in folder; returns their paths.
+
+    With ``divergence`` (the default), every DIVERGED scenario cell's diagnosis gains the
+    growth of the difference (``divergence.attach_to_report``): the runner is taken from
+    ``runners`` (id -> Runner) or resolved again from its id, within a time bound."""
     folder.mkdir(parents=True, exist_ok=True)
     report = build_report(result, suite)
+    if divergence and any(c["status"] == DIVERGED for c in report["cells"]):
+        from .divergence import attach_to_report
+        chosen = set(result.rows)
+        attach_to_report(report, {s.id: s for s in suite.scenarios() if s.id in chosen}, runners)
     from .html_report import html_page
     paths = [folder / "report.json", folder / "junit.xml", folder / "matrix.md", folder / "matrix.html"]
     write_json_atomic(paths[0], report)

@@ -37,7 +37,7 @@ def reports(tmp_path_factory) -> tuple[Path, Path]:
     bad_runner = CffiRunner(CVariant("c-hypot", system_cc(), DETERMINISM_FLAGS + ("-O2",), tree))
     bad = run_matrix(scenarios, [bad_runner], suite.goldens_dir)
     assert any(c.status == DIVERGED for c in bad.cells.values())
-    write_reports(bad, suite, out / "other")
+    write_reports(bad, suite, out / "other", runners={bad_runner.id: bad_runner})
     return out / "x64" / "report.json", out / "other" / "report.json"
 
 
@@ -64,6 +64,7 @@ def test_merge_two_machines_with_a_diverged_cell(reports, tmp_path: Path, capsys
     assert len(merged["columns"]) == 2 and all("/" in c for c in merged["columns"])
     html = (tmp_path / "merged" / "matrix.html").read_text()
     assert "<svg" in html and "DIVERGED" in html and "agent " in html
+    assert 'class="divergence-chart"' in html and "max |Δposition|" in html  # the growth of the difference
     assert "http://" not in html.replace("http://www.w3.org/2000/svg", "")  # self-contained
     md = (tmp_path / "merged" / "matrix.md").read_text()
     assert "DIVERGED@" in md and "PASS" in md

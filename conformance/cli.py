@@ -18,8 +18,9 @@ from . import __version__, vectors
 from .errors import InputError
 from .goldens import (compute_golden, first_difference, golden_path, orphans, read_golden,
                       write_golden)
+from .expectations import check_expectations
 from .progress import Progress
-from .scenario import Scenario, canonical_json
+from .scenario import Scenario, canonical_json, one_line
 from .suite import Suite
 
 EXIT_OK = 0
@@ -28,40 +29,69 @@ EXIT_BAD_INPUT = 2
 
 
 def _print(*args: object) -> None:
-    print(*args, flush=True)
+    """A line on stdout; above the progress bar while one is drawn (never over it)."""
+    if Progress.active is not None:
+        Progress.active.note(" ".join(str(a) for a in args), sys.stdout)
+    else:
+        print(*args, flush=True)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    """Lint the suite: schema, unique ids, every scenario has a fresh golden, no orphans."""
+    """Lint the suite: schema, unique ids, every scenario has a fresh golden whose figures meet
+    the scenario's ``expect:``, no orphans.  Every problem is listed, however many files are
+    broken: bad input (a broken scenario, golden or vector file) as one ``error:`` line each
+    on stderr and exit 2; lint problems as ``FAIL`` lines and exit 1."""
     suite = Suite.locate(args.suite)
-    scenarios = suite.scenarios()
+    loaded = suite.load()
+    scenarios = list(loaded.scenarios)
+    bad_input = [b.error for b in loaded.broken]
     if args.list:
         for s in scenarios:
             _print(s.id + ("  (slow)" if s.slow else ""))
-        return EXIT_OK
+        for err in bad_input:
+            print(f"error: {err}", file=sys.stderr, flush=True)
+        return EXIT_BAD_INPUT if bad_input else EXIT_OK
     problems = []
     for s in scenarios:
         path = golden_path(suite.goldens_dir, s.id)
         if not path.exists():
             problems.append(f"{s.id}: no golden ({path.relative_to(suite.root)}); run: orca-conformance goldens regen {s.id}")
             continue
-        golden = read_golden(path)
+        try:
+            golden = read_golden(path)
+        except InputError as err:
+            bad_input.append(err)
+            continue
         if golden.id != s.id:
             problems.append(f"{path}: id {golden.id!r} does not match the scenario {s.id!r}")
         elif golden.fingerprint != s.fingerprint:
             problems.append(f"{s.id}: golden is stale (fingerprint {golden.fingerprint[:19]}... "
                             f"vs scenario {s.fingerprint[:19]}...); regenerate it from the reference")
-    for orphan in orphans(suite.goldens_dir, [s.id for s in scenarios]):
+        else:
+            for violation in check_expectations(s, golden.figures):
+                problems.append(f"{s.id}: {violation} ({Path(s.source).relative_to(suite.root)}; "
+                                "the golden's figures are the reference's: loosen the bound or change the scene)")
+    # a broken file's golden is not an orphan: its scenario is still there, only unreadable
+    known = [s.id for s in scenarios] + [b.presumed_id for b in loaded.broken]
+    for orphan in orphans(suite.goldens_dir, known):
         problems.append(f"{orphan.relative_to(suite.root)}: orphan golden (no scenario has this id)")
     for family in vectors.FAMILIES:
         path = vectors.vector_path(suite.goldens_dir / "vectors", family.name)
         if not path.exists():
             problems.append(f"vectors/{path.name}: missing; run: orca-conformance goldens regen")
         else:
-            vectors.read_vectors(path)
+            try:
+                vectors.read_vectors(path)
+            except InputError as err:
+                bad_input.append(err)
     for p in problems:
         _print("FAIL", p)
-    _print(f"check: {len(scenarios)} scenarios, {len(problems)} problems")
+    for err in bad_input:
+        print(f"error: {one_line(err)}", file=sys.stderr, flush=True)
+    _print(f"check: {_plural(len(scenarios), 'scenario')}, {_plural(len(problems), 'problem')}"
+           + (f", {_plural(len(bad_input), 'broken file')}" if bad_input else ""))
+    if bad_input:
+        return EXIT_BAD_INPUT
     if not scenarios:
         _print("check: no scenarios found")
         return EXIT_FAILED
@@ -70,12 +100,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_expand(args: argparse.Namespace) -> int:
     """Print the expanded scenario of one id (canonical JSON)."""
-    suite = Suite.locate(args.suite)
-    for s in suite.scenarios():
-        if s.id == args.id:
-            sys.stdout.write(canonical_json(s.expanded()).decode("ascii") + "\n")
-            return EXIT_OK
-    raise InputError("command line", "id", f"no scenario has the id {args.id!r} (see: orca-conformance check --list)")
+    scenario = Suite.locate(args.suite).scenario(args.id)
+    sys.stdout.write(canonical_json(scenario.expanded()).decode("ascii") + "\n")
+    return EXIT_OK
 
 
 def _run_reference(scenarios: list[Scenario], suite: Suite):
@@ -88,7 +115,11 @@ def _run_reference(scenarios: list[Scenario], suite: Suite):
 
 
 def cmd_goldens_regen(args: argparse.Namespace) -> int:
-    """Regenerate goldens from the reference; atomic writes; report every change."""
+    """Regenerate goldens from the reference; atomic writes; report every change.
+
+    A golden whose figures violate its scenario's own ``expect:`` is not written (REFUSED,
+    one line per violated bound); the others are, and the command then exits 1.
+    """
     suite = Suite.locate(args.suite)
     ids = args.ids or []
     families = [i[len("vectors/"):] for i in ids if i.startswith("vectors/")]
@@ -100,8 +131,18 @@ def cmd_goldens_regen(args: argparse.Namespace) -> int:
     scenarios = suite.select(scenario_ids, args.all) if scenario_ids or not families else []
     started = time.perf_counter()
     changed = 0
+    refused = 0
     for s, golden, seconds in _run_reference(scenarios, suite):
         path = golden_path(suite.goldens_dir, s.id)
+        violations = check_expectations(s, golden.figures)
+        if violations:
+            # a golden is written only for a valid scenario: one whose own expect: the
+            # reference meets; the old golden (if any) stays as it was
+            refused += 1
+            for violation in violations:
+                _print(f"{'REFUSED':<10} {s.id}: {violation}; golden not written "
+                       f"({Path(s.source).relative_to(suite.root)}: loosen the bound or change the scene)")
+            continue
         old = read_golden(path) if path.exists() else None
         if old is None:
             verdict = "new"
@@ -119,9 +160,10 @@ def cmd_goldens_regen(args: argparse.Namespace) -> int:
             if verdict != "unchanged":
                 changed += 1
             _print(f"{verdict:<10} vectors/{name}")
-    _print(f"goldens regen: {len(scenarios)} scenarios, {changed} written, "
-           f"{time.perf_counter() - started:.1f} s")
-    return EXIT_OK
+    _print(f"goldens regen: {_plural(len(scenarios), 'scenario')}, {changed} written, "
+           + (f"{refused} refused (the reference does not meet their expect:), " if refused else "")
+           + f"{time.perf_counter() - started:.1f} s")
+    return EXIT_FAILED if refused else EXIT_OK
 
 
 def cmd_goldens_check(args: argparse.Namespace) -> int:
@@ -271,6 +313,22 @@ def cmd_spec(args: argparse.Namespace) -> int:
     return EXIT_OK if result.exact else EXIT_FAILED
 
 
+def cmd_build(args: argparse.Namespace) -> int:
+    """Build one column's port (CLI executable, shared library or wasm module) to a chosen path."""
+    from .build_command import CannotBuild, build_port, output_path, plan
+    chosen = plan(args.column)
+    out = output_path(chosen, Path(args.out))
+    _print(chosen.headline())
+    try:
+        built = build_port(chosen, out)
+    except CannotBuild as err:
+        print(f"error: build {chosen.column}: {err}", file=sys.stderr)
+        return EXIT_FAILED
+    for line in built.lines():
+        _print(line)
+    return EXIT_OK
+
+
 def cmd_census(args: argparse.Namespace) -> int:
     """The boundary census of the reference: data on every decision site, in vectors and scenes."""
     from . import census
@@ -324,9 +382,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     from .runners import resolve
     from .runners.base import RunnerError, RunnerUnavailable
     suite = Suite.locate(args.suite)
-    scenario = next((s for s in suite.scenarios() if s.id == args.id), None)
-    if scenario is None:
-        raise InputError("command line", "id", f"no scenario has the id {args.id!r}")
+    scenario = suite.scenario(args.id)
     out = Path(args.out)
     if out.suffix.lower() not in (".svg", ".png", ".gif"):
         raise InputError("command line", "--out", "the picture must end in .svg, .png or .gif")
@@ -415,6 +471,66 @@ def _mutate_evidence(suite: Suite, jobs: int | None) -> int:
     return EXIT_FAILED if contradicted or unknown else EXIT_OK
 
 
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    """Differential testing on seeded random scenes, with shrinking (conformance/fuzz.py)."""
+    from fnmatch import fnmatchcase
+
+    from . import fuzz
+    from .runners import resolve
+    suite = Suite.locate(args.suite)
+    kinds = fuzz.parse_kinds(args.kinds)
+    seconds = fuzz.parse_duration(args.time) if args.time is not None else None
+    if args.count is not None and args.count < 1:
+        raise InputError("command line", "--count", "must be at least 1")
+    shrink_to = Path(args.shrink_to) if args.shrink_to else None
+    if args.controls:
+        from .controls import CONTROLS
+        patterns = [p for p in (args.only or "").split(",") if p]
+        chosen = [c for c in CONTROLS if not patterns or any(fnmatchcase(c.name, p) for p in patterns)]
+        if not chosen:
+            raise InputError("command line", "--only", f"no control matches {args.only!r}")
+        _print(f"{'control':<32} {'fixed':<12} fuzz (seed {args.seed}, up to {args.count or 30} scenes each)")
+        rows = fuzz.fuzz_controls(chosen, suite.select(None, False), suite.goldens_dir, args.seed,
+                                  args.count or 30, kinds, shrink_to, on_result=lambda r: _print(fuzz.format_control_fuzz(r)))
+        gaps = [r for r in rows if r.points_at_scenario()]
+        missed = [r.fixed.control.name for r in rows if r.fuzz is not None and r.caught is None
+                  and r.fixed.status not in ("CAUGHT", "EQUIVALENT", "NO SCENE")]
+        _print(f"\nfuzz --controls: {len(rows)} controls, {sum(r.caught is not None for r in rows)} caught by fuzzing; "
+               "the committed scenarios miss but fuzzing catches: "
+               + (", ".join(f"{r.fixed.control.name} ({r.fixed.status})" for r in gaps) or "none"))
+        if missed:
+            _print("fuzz --controls: missed by both: " + ", ".join(missed))
+        return EXIT_FAILED if gaps else EXIT_OK
+    runner_ids = list(dict.fromkeys(args.runner_ids or []))
+    if not runner_ids:
+        raise InputError("command line", "runners", "names no runner (--runners A,B or --runner ID)")
+    for runner_id in runner_ids:
+        resolve(runner_id)  # unknown ids are bad input, before anything runs
+    expected = fuzz.Expected()
+    if args.expected != "reference":
+        _print(f"fuzz: checking that {args.expected} is identical to the reference on the committed suite ...")
+        expected = fuzz.column_expected(args.expected, suite.select(None, False), suite.goldens_dir)
+    _print(f"fuzz: expected hashes from {expected.name}; suite {__version__}, seed {args.seed}")
+    with Progress(args.count or 0, "fuzz") as bar:
+        result = fuzz.run_fuzz(runner_ids, args.seed, args.count, seconds, kinds, expected,
+                               suite.goldens_dir / "vectors", shrink_to,
+                               on_cell=lambda f: _print(fuzz.format_finding(f)),
+                               on_scene=lambda s: bar.advance(1, label=s.id))
+    for runner_id, reason in result.skipped.items():
+        _print(f"SKIPPED  {runner_id}: {reason}")
+    for runner_id, reason in result.broken.items():
+        _print(f"ERROR    {runner_id}: {reason}")
+    _print(fuzz.summary_line(result))
+    if args.report:
+        from .report import write_reports
+        for path in write_reports(result.matrix(), suite, Path(args.report)):
+            _print(f"report: {path}")
+    if sum(result.compared.values()) == 0 and not result.findings:
+        _print("fuzz: nothing was compared (every runner was skipped, or every scene rejected)")
+        return EXIT_FAILED
+    return EXIT_FAILED if result.findings or result.broken else EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="orca-conformance",
                                      description="Hash-matrix conformance suite for ORCA solver ports.")
@@ -445,6 +561,34 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("spec", help="check that a copy of orca-spec.txt is the version the goldens were made against")
     p.add_argument("file", metavar="FILE", help="your copy of orca-spec.txt")
     p.set_defaults(handler=cmd_spec)
+
+    p = sub.add_parser("build", help="build one column's port (executable, shared library or wasm module) to a path")
+    p.add_argument("column", metavar="COLUMN",
+                   help="c:cli, arm64, s390x, i386 (executables), c, c:O0, c:O3-native, c:zig (shared library), "
+                        "wasm, wasm-v8 (module), or control:<name>")
+    p.add_argument("--out", required=True, metavar="PATH", help="file to write (or an existing folder)")
+    p.set_defaults(handler=cmd_build)
+
+    p = sub.add_parser("fuzz", help="differential testing on seeded random scenes, with shrinking")
+    p.add_argument("--runners", metavar="A,B", dest="runner_ids", action="extend", type=split_runner_list,
+                   help="runner ids, comma-separated (repeatable)")
+    p.add_argument("--runner", metavar="ID", dest="runner_ids", action="append", type=one_runner_id,
+                   help="one runner id taken whole, e.g. 'exec:./my-port --x=a,b' (repeatable)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the scenes (default 0)")
+    amount = p.add_mutually_exclusive_group()
+    amount.add_argument("--count", type=int, help="number of scenes (default 100; 30 per control with --controls)")
+    amount.add_argument("--time", metavar="T", help="run for a duration: 90s, 10m, 1h")
+    p.add_argument("--kinds", metavar="A,B", action="append", help="scene kinds (default: all; see docs/fuzz.md)")
+    p.add_argument("--expected", metavar="ID", default="reference",
+                   help="source of expected hashes: the reference (default) or a column that must first pass "
+                        "the whole committed suite in this run, e.g. c")
+    p.add_argument("--shrink-to", metavar="DIR",
+                   help="shrink each divergence; write DIR/scenarios/fuzz/*.yaml and DIR/goldens/fuzz/*.json")
+    p.add_argument("--report", metavar="DIR", help="write the matrix reports (failing scenes and a summary row)")
+    p.add_argument("--controls", action="store_true",
+                   help="run the negative controls and the misreading catalogue under fuzz instead")
+    p.add_argument("--only", metavar="A,B", help="with --controls: only these controls (names or globs)")
+    p.set_defaults(handler=cmd_fuzz)
 
     p = sub.add_parser("census", help="boundary census: data exactly on every decision of the reference")
     p.add_argument("--write", action="store_true", help="write docs/census/census.json (the committed census)")

@@ -20,6 +20,7 @@ import jsonschema
 
 from . import generators, strict_yaml
 from .errors import InputError, format_path
+from .expectations import validate_expect
 from .solver import AgentParams
 from .solver.neighbors import Segment
 
@@ -175,7 +176,10 @@ def _schema_error(file: str, data: object) -> InputError | None:
 
 def _check_groups(file: str, data: dict) -> None:
     """One clear message for a group that is not exactly one of agent/circle/block."""
-    for i, group in enumerate(data.get("agents") or []):
+    groups = data.get("agents")
+    if not isinstance(groups, list):
+        return  # the schema names the type error
+    for i, group in enumerate(groups):
         if not isinstance(group, dict):
             continue
         kinds = [k for k in ("agent", "circle", "block") if k in group]
@@ -266,28 +270,63 @@ def parse_scenario(data: object, file: str) -> Scenario:
     perturbation = data.get("perturbation", {"seed": 0, "magnitude": 0.0})
     scene = Scene(float(data["dt"]), steps, int(perturbation["seed"]), float(perturbation["magnitude"]),
                   tuple(agents), tuple(segments))
+    validate_expect(data["expect"], len(agents), file)
     return Scenario(id=data["id"], description=data["description"], comment=data.get("comment", ""),
                     slow=bool(data.get("slow", False)), expect=dict(data["expect"]), scene=scene,
                     source=file)
 
 
 def load_scenario(path: Path, root: Path | None = None) -> Scenario:
-    """Load and expand one file; with ``root``, the id must equal the path below root."""
+    """Load and expand one file; with ``root``, the id must equal the path below root.
+
+    Whatever the bytes, the outcome is a ``Scenario`` or an ``InputError`` whose text is one
+    printable line (control characters escaped, overlong values shortened).
+    """
     file = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError(file, "", f"cannot read: {err}") from None
-    scenario = parse_scenario(strict_yaml.load(text, file), file)
-    if root is not None:
-        _check_id_matches_path(scenario, path, root)
+        try:
+            data = path.read_bytes()
+            if len(data) > strict_yaml.MAX_BYTES:
+                raise InputError(file, "", f"file larger than {strict_yaml.MAX_BYTES} bytes")
+            text = data.decode("utf-8")
+        except OSError as err:
+            raise InputError(file, "", f"cannot read: {err.strerror or err}") from None
+        except UnicodeDecodeError as err:
+            raise InputError(file, "", f"not UTF-8: byte 0x{data[err.start]:02X} at offset {err.start}") from None
+        scenario = parse_scenario(strict_yaml.load(text, file), file)
+        if root is not None:
+            _check_id_matches_path(scenario, path, root)
+    except InputError as err:
+        raise one_line(err) from None
     return scenario
 
 
+def one_line(err: InputError) -> InputError:
+    """The same error with every part printable on one line and of bounded length."""
+    parts = (printable(err.file, 300), printable(err.key_path, 200), printable(err.reason, 400))
+    if parts == (err.file, err.key_path, err.reason):
+        return err
+    clean = InputError(*parts)
+    clean.__cause__ = None
+    return clean
+
+
+def printable(text: str, limit: int) -> str:
+    """``text`` with control and line-breaking characters escaped, cut to ``limit`` characters."""
+    out = "".join(c if c.isprintable() or c == " " else c.encode("unicode_escape").decode("ascii")
+                  for c in text)
+    return out if len(out) <= limit else out[:limit - 3] + "..."
+
+
 def _check_id_matches_path(scenario: Scenario, path: Path, root: Path) -> None:
-    expected = path.relative_to(root).with_suffix("").as_posix()
+    expected = presumed_id(path, root)
     if scenario.id != expected:
         raise InputError(str(path), "id", f"id {scenario.id!r} must match the file path {expected!r}")
+
+
+def presumed_id(path: Path, root: Path) -> str:
+    """The id a scenario file must have: its path below root without ``.yaml``."""
+    return path.relative_to(root).with_suffix("").as_posix()
 
 
 def scenario_files(root: Path) -> Iterator[Path]:
@@ -295,14 +334,72 @@ def scenario_files(root: Path) -> Iterator[Path]:
     yield from sorted(p for p in root.rglob("*.yaml") if p.is_file())
 
 
-def load_suite(root: Path) -> list[Scenario]:
-    """Every scenario below root, sorted by id; duplicate ids are an error."""
-    out: dict[str, Scenario] = {}
+@dataclass(frozen=True)
+class BrokenFile:
+    """A scenario file that did not load: where, the id its path gives it, and why."""
+
+    path: Path
+    presumed_id: str
+    error: InputError
+
+
+@dataclass(frozen=True)
+class SuiteLoad:
+    """Every scenario file below a root, each either loaded or broken (never both)."""
+
+    scenarios: tuple[Scenario, ...]
+    """The files that loaded, sorted by id."""
+    broken: tuple[BrokenFile, ...]
+    """The files that did not, sorted by path, one error each."""
+
+    def require_all(self) -> list[Scenario]:
+        """The scenarios, or ``ScenarioFileErrors`` listing every broken file."""
+        if self.broken:
+            raise ScenarioFileErrors([b.error for b in self.broken])
+        return list(self.scenarios)
+
+
+class ScenarioFileErrors(InputError):
+    """One or more broken scenario files; ``str`` is one ``error:``-prefixed line per file.
+
+    ``file``, ``key_path`` and ``reason`` are the first error's, so a caller that knows only
+    ``InputError`` still names a file.  The CLI prints ``error: <str>``, which gives one line
+    per broken file.
+    """
+
+    def __init__(self, errors: list[InputError]):
+        first = errors[0]
+        super().__init__(first.file, first.key_path, first.reason)
+        self.errors = list(errors)
+        self.args = ("\nerror: ".join(str(e) for e in self.errors),)
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+def load_each(root: Path) -> SuiteLoad:
+    """Load every file below root, collecting one error per broken file instead of stopping.
+
+    A file is broken when it does not load, when its id does not match its path, or when its
+    id was already taken by an earlier file (in path order).
+    """
+    loaded: dict[str, Scenario] = {}
+    broken: list[BrokenFile] = []
     for path in scenario_files(root):
-        scenario = load_scenario(path)
-        if scenario.id in out:
-            raise InputError(str(path), "id", f"duplicate id {scenario.id!r} (also in {out[scenario.id].source})")
-        out[scenario.id] = scenario
-    for scenario in out.values():
-        _check_id_matches_path(scenario, Path(scenario.source), root)
-    return [out[k] for k in sorted(out)]
+        try:
+            scenario = load_scenario(path)
+            if scenario.id in loaded:
+                raise InputError(str(path), "id",
+                                 f"duplicate id {scenario.id!r} (also in {loaded[scenario.id].source})")
+            _check_id_matches_path(scenario, path, root)
+        except InputError as err:
+            broken.append(BrokenFile(path, presumed_id(path, root), one_line(err)))
+            continue
+        loaded[scenario.id] = scenario
+    return SuiteLoad(tuple(loaded[k] for k in sorted(loaded)), tuple(broken))
+
+
+def load_suite(root: Path) -> list[Scenario]:
+    """Every scenario below root, sorted by id; any broken file (bad input, an id that does
+    not match the path, a duplicate id) raises ``ScenarioFileErrors`` naming every one."""
+    return load_each(root).require_all()

@@ -3,22 +3,32 @@
 Contract: ``Suite.locate(explicit)`` uses, in order, the explicit folder, the environment
 variable ORCA_CONFORMANCE_SUITE, the current folder if it has ``scenarios/``, and the folder
 above the installed package; it raises ``InputError`` when none has ``scenarios/``.
+
+A broken scenario file blocks only the commands that need it.  ``load()`` never raises for a
+broken file: it returns the scenarios that loaded and one error per broken file (``check``
+lists them all).  ``select(None, ...)`` means "every scenario", so any broken file raises
+``ScenarioFileErrors`` naming every one; ``select(patterns, ...)`` and ``scenario(id)`` raise
+only for broken files whose id (their path below scenarios/) is asked for, and print one
+``warning:`` line on stderr for each other broken file, once per ``Suite``.  ``scenarios()``
+is every scenario that loads, with the same warnings.
 """
 
 from __future__ import annotations
 
 import fnmatch
 import os
-from dataclasses import dataclass
+import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import InputError
-from .scenario import Scenario, load_suite
+from .scenario import BrokenFile, Scenario, ScenarioFileErrors, SuiteLoad, load_each
 
 
 @dataclass(frozen=True)
 class Suite:
     root: Path
+    _warned: set = field(default_factory=set, init=False, repr=False, compare=False, hash=False)
 
     @property
     def scenarios_dir(self) -> Path:
@@ -42,14 +52,43 @@ class Suite:
                 return cls(root.resolve())
         raise InputError(str(candidates[0]), "scenarios", "no scenarios/ folder here (use --suite DIR)")
 
+    def load(self) -> SuiteLoad:
+        """Every scenario file, loaded or broken; never raises for a broken file."""
+        return load_each(self.scenarios_dir)
+
     def scenarios(self) -> list[Scenario]:
-        return load_suite(self.scenarios_dir)
+        """Every scenario that loads, sorted by id (a warning line for each broken file)."""
+        loaded = self.load()
+        self._warn(loaded.broken)
+        return list(loaded.scenarios)
+
+    def scenario(self, scenario_id: str) -> Scenario:
+        """The scenario of one id; ``InputError`` if its file is broken or there is none."""
+        loaded = self.load()
+        wanted = [b for b in loaded.broken if b.presumed_id == scenario_id]
+        if wanted:
+            raise ScenarioFileErrors([b.error for b in wanted])
+        self._warn(loaded.broken)
+        for scenario in loaded.scenarios:
+            if scenario.id == scenario_id:
+                return scenario
+        raise InputError("command line", "id", f"no scenario has the id {scenario_id!r} "
+                         "(see: orca-conformance check --list)")
 
     def select(self, patterns: list[str] | None, include_slow: bool) -> list[Scenario]:
         """Scenarios whose id matches any glob pattern (all when none); slow ones only when
-        ``include_slow`` or when a pattern names them exactly."""
+        ``include_slow`` or when a pattern names them exactly.  A broken file that the
+        patterns match (any broken file, without patterns) raises ``ScenarioFileErrors``."""
+        loaded = self.load()
+        if patterns:
+            wanted = [b for b in loaded.broken if _matches(b.presumed_id, patterns)]
+        else:
+            wanted = list(loaded.broken)
+        if wanted:
+            raise ScenarioFileErrors([b.error for b in wanted])
+        self._warn(loaded.broken)
         chosen = []
-        everything = self.scenarios()
+        everything = loaded.scenarios
         for scenario in everything:
             if patterns:
                 exact = scenario.id in patterns
@@ -65,3 +104,14 @@ class Suite:
                 if not any(fnmatch.fnmatchcase(s.id, pattern) for s in everything):
                     raise InputError("command line", "scenarios", f"no scenario matches {pattern!r}")
         return chosen
+
+    def _warn(self, broken: tuple[BrokenFile, ...]) -> None:
+        """One stderr line per broken file that the command goes on without (once each)."""
+        for b in broken:
+            if b.path not in self._warned:
+                self._warned.add(b.path)
+                print(f"warning: skipping a broken scenario file: {b.error}", file=sys.stderr, flush=True)
+
+
+def _matches(scenario_id: str, patterns: list[str]) -> bool:
+    return any(scenario_id == p or fnmatch.fnmatchcase(scenario_id, p) for p in patterns)

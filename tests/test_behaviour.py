@@ -1,5 +1,7 @@
 """Behaviour checks of the text, over the figures stored in the goldens and each ``expect:``.
 
+The checker itself is ``conformance.expectations`` (``check`` and ``goldens regen`` use it too).
+
 The figures were measured by the reference while it made the golden, so these tests cost no
 simulation; ``goldens check`` (in CI) proves that the goldens still match the reference.
 """
@@ -10,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from conformance.expectations import check_expectations
 from conformance.goldens import golden_path, read_golden
 from conformance.scenario import Scenario, load_suite
 
@@ -27,36 +30,6 @@ def figures_of(scenario: Scenario) -> dict:
     golden = read_golden(path)
     assert golden.fingerprint == scenario.fingerprint, f"{scenario.id}: stale golden"
     return golden.figures
-
-
-def check_expectations(scenario: Scenario, fig: dict) -> list[str]:
-    """Every violated bound of the scenario's expect block, as readable lines."""
-    problems = []
-    exp = scenario.expect
-    if "arrival_within" in exp:
-        if fig["arrival_step"] is None:
-            problems.append(f"only {fig['arrived']} of {len(scenario.scene.agents)} agents arrived")
-        elif fig["arrival_step"] > exp["arrival_within"]:
-            problems.append(f"arrived at step {fig['arrival_step']} > {exp['arrival_within']}")
-    for key in ("max_overlap", "max_wall_overlap", "final_overlap"):
-        if key in exp and fig[key] > exp[key]:
-            problems.append(f"{key} {fig[key]:.4f} > {exp[key]}")
-    if exp.get("face_to_face"):
-        a, b = scenario.scene.agents
-        touching = a.params.radius + b.params.radius
-        if fig["passed_each_other"] is not False:
-            problems.append("the agents passed each other")
-        if fig["arrived"] != 0:
-            problems.append("an agent arrived")
-        if fig["final_max_speed"] > 1e-3:
-            problems.append(f"still moving at {fig['final_max_speed']}")
-        if not touching <= fig["final_gap"] <= touching * 1.01:
-            problems.append(f"final gap {fig['final_gap']} is not face to face ({touching})")
-    if exp.get("fallback_used") and fig["fallbacks"] == 0:
-        problems.append("the fallback never ran")
-    if exp.get("hard_fallback_used") and fig["hard_fallbacks"] == 0:
-        problems.append("the hard-prefix fallback never ran")
-    return problems
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.id for s in SCENARIOS])
@@ -95,3 +68,22 @@ def test_checker_catches_violations() -> None:
            "fallbacks": 0, "hard_fallbacks": 0}
     problems = check_expectations(head_on, bad)
     assert len(problems) == 5, problems
+    assert all(p.startswith("expect.max_overlap: ") or p.startswith("expect.face_to_face: ") for p in problems)
+
+
+def test_checker_reports_missing_figures_instead_of_raising() -> None:
+    head_on = next(s for s in SCENARIOS if s.id == "orca/head-on-exact")
+    problems = check_expectations(head_on, {"max_overlap": "0.0"})
+    assert problems and all("regenerate" in p for p in problems), problems
+
+
+def test_expect_keys_documented_and_match_the_schema() -> None:
+    import json
+
+    from conformance.expectations import EXPECT_KEYS
+    schema = json.loads((ROOT / "conformance" / "schemas" / "scenario.schema.json").read_text())
+    keys = [k.key for k in EXPECT_KEYS]
+    assert sorted(keys) == sorted(schema["properties"]["expect"]["properties"])
+    doc = (ROOT / "docs" / "scenarios.md").read_text()
+    for key in keys:
+        assert f"`{key}`" in doc, key

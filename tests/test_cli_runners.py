@@ -83,7 +83,7 @@ def test_an_exec_command_with_commas_runs_through_runner(suite: str,
     header = next(line for line in out.splitlines() if line.startswith("scenario"))
     assert header.split()[1].startswith("exec:sh") and header.rstrip().endswith("reference")
     # the duplicate id is one column: 1 scenario x 2 runners
-    assert "matrix: 1 scenarios x 2 runners: 2 passed, 0 failed" in out
+    assert "matrix: 1 scenario x 2 runners: 2 passed, 0 failed" in out
 
 
 def test_the_guard_of_the_comma_command_bites() -> None:

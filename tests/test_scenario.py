@@ -27,10 +27,13 @@ expect:
 """
 
 
-def write(tmp_path: Path, text: str, name: str = "test/base.yaml") -> Path:
+def write(tmp_path: Path, text: str | bytes, name: str = "test/base.yaml") -> Path:
     path = tmp_path / "scenarios" / name
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text)
     return path
 
 
@@ -99,6 +102,25 @@ BAD_CASES = {
     "bad id": (VALID.replace("id: test/base", "id: Test Base"), "id", "does not match"),
     "timestamp": (VALID.replace("description: A valid", "description: 2020-01-01\ncomment: A valid"),
                   "description", "unsupported"),
+    # classes that once ended in a traceback, or in more than one line (found by fuzzing)
+    "control character": (VALID.replace("dt: 0.1", "dt: 0.1\x07"), "line 3 column 8", "U+0007 is not allowed"),
+    "NUL byte": ("\x00" + VALID, "line 1 column 1", "U+0000 is not allowed"),
+    "deep flow nesting": ("[" * 100_000, "line 1 column 33", "nested deeper than 32 levels"),
+    "deep block nesting": ("".join("  " * i + "a:\n" for i in range(2000)), "line 32", "nested deeper"),
+    "agents not a list": (VALID.split("agents:")[0] + "agents: 5\nexpect: {max_overlap: 0.1}\n", "agents",
+                          "not of type 'array'"),
+    "integer overflowing a double": (VALID.replace("radius: 0.5,", "radius: 1" + "0" * 400 + ","),
+                                     "agent_defaults.radius", "beyond 2^53"),
+    "integer not exact as a double": (VALID.replace("radius: 0.5,", "radius: 9007199254740993,"),
+                                      "agent_defaults.radius", "beyond 2^53"),
+    "integer of 5000 digits": (VALID.replace("radius: 0.5,", "radius: 1" + "0" * 5000 + ","),
+                               "agent_defaults.radius", "bad scalar"),
+    "newline in a key": (VALID.replace("- circle: {count: 4, radius: 3.0}",
+                                       '- circle: {count: 4, radius: 3.0}\n    "x\\ny": 1'),
+                         "agents[1].x\\ny", "unknown key"),
+    "not UTF-8": (b"id: \xff\xfe", "", "not UTF-8"),
+    "face_to_face without two agents": (VALID.replace("max_overlap: 0.1", "face_to_face: true"),
+                                        "expect.face_to_face", "exactly two agents (this one has 5)"),
 }
 
 
@@ -113,7 +135,7 @@ def test_bad_input_is_one_clear_error(tmp_path: Path, name: str) -> None:
     assert err.file == str(path)
     assert err.key_path.startswith(key_path), err.key_path
     assert reason in err.reason, err.reason
-    assert "\n" not in str(err)
+    assert "\n" not in str(err) and str(err).isprintable() and len(str(err)) < 1000
 
 
 def test_python_tag_executes_nothing(tmp_path: Path) -> None:
@@ -130,6 +152,21 @@ def test_duplicate_ids_across_files(tmp_path: Path) -> None:
     with pytest.raises(InputError) as info:
         load_suite(tmp_path / "scenarios")
     assert "duplicate id 'test/base'" in str(info.value) and "copy.yaml" in info.value.file
+
+
+def test_suite_load_collects_one_error_per_broken_file(tmp_path: Path) -> None:
+    from conformance.scenario import ScenarioFileErrors, load_each
+    write(tmp_path, VALID, "test/base.yaml")
+    write(tmp_path, VALID.replace("dt: 0.1", "dt: -1").replace("test/base", "test/neg"), "test/neg.yaml")
+    write(tmp_path, "[" * 1000, "test/deep.yaml")
+    loaded = load_each(tmp_path / "scenarios")
+    assert [s.id for s in loaded.scenarios] == ["test/base"]
+    assert [b.presumed_id for b in loaded.broken] == ["test/deep", "test/neg"]
+    with pytest.raises(ScenarioFileErrors) as info:
+        load_suite(tmp_path / "scenarios")
+    lines = ("error: " + str(info.value)).splitlines()
+    assert len(lines) == 2 and "deep.yaml: line 1 column 33: " in lines[0] and "neg.yaml: dt: " in lines[1]
+    assert info.value.file.endswith("deep.yaml")  # an InputError like any other, naming the first file
 
 
 def test_id_must_match_path(tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 ROOT = Path(__file__).resolve().parent.parent
 C_DIR = ROOT / "runners" / "c"
@@ -184,6 +184,25 @@ def _locked(path: Path) -> Iterator[None]:
                 msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)
 
 
+_announce: list[Callable[[str], None]] = []
+"""Who hears "building ..." and "built ..." lines (the matrix's progress bar, say); see ``announcing``."""
+
+
+@contextmanager
+def announcing(callback: Callable[[str], None]) -> Iterator[None]:
+    """While inside, every real compilation (not a cache hit) is announced to ``callback``."""
+    _announce.append(callback)
+    try:
+        yield
+    finally:
+        _announce.remove(callback)
+
+
+def _say(text: str) -> None:
+    for callback in list(_announce):
+        callback(text)
+
+
 def build(spec: BuildSpec, timeout: float = 900.0) -> Artifact:
     """Compile once per key; later calls (any process) return the cached artifact."""
     compiler = spec.toolchain.version()
@@ -201,6 +220,8 @@ def build(spec: BuildSpec, timeout: float = 900.0) -> Artifact:
         tmp = scratch / spec.artifact_name()
         cmd = spec.command_line(tmp)
         started = time.perf_counter()
+        _say(f"building {spec.name} ({spec.toolchain.name}{', ' + spec.target if spec.target else ''}, "
+             f"{spec.output}) ...")
         try:
             try:
                 done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
@@ -216,7 +237,9 @@ def build(spec: BuildSpec, timeout: float = 900.0) -> Artifact:
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
         (folder / "build.txt").write_text(" ".join(cmd) + "\n" + compiler + "\n")
-        return Artifact(target, key, spec, compiler, time.perf_counter() - started, False)
+        seconds = time.perf_counter() - started
+        _say(f"built {spec.name} in {seconds:.1f} s")
+        return Artifact(target, key, spec, compiler, seconds, False)
 
 
 def c_sources(extra: tuple[Path, ...] = ()) -> tuple[Path, ...]:

@@ -531,6 +531,17 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     return EXIT_FAILED if result.findings or result.broken else EXIT_OK
 
 
+def _runner_options(p: argparse.ArgumentParser, default: str) -> None:
+    """--runners A,B and --runner ID (both repeatable, into ``runner_ids``), with the ids in the help."""
+    from .runners import DEFAULT_COLUMNS
+    ids = ", ".join(DEFAULT_COLUMNS + ["reference", "exec:<command>", "control:<name>"])
+    p.add_argument("--runners", metavar="A,B", dest="runner_ids", action="extend", type=split_runner_list,
+                   help=f"runner ids, comma-separated (repeatable; {default}): {ids}")
+    p.add_argument("--runner", metavar="ID", dest="runner_ids", action="append", type=one_runner_id,
+                   help="one runner id taken whole, so an exec: command may contain commas, e.g. "
+                        "'exec:./my-port --x=a,b' (repeatable; mixes with --runners, columns in the order given)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="orca-conformance",
                                      description="Hash-matrix conformance suite for ORCA solver ports.")
@@ -540,11 +551,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
 
     p = sub.add_parser("matrix", help="run the scenarios on the runners and compare with the goldens")
-    p.add_argument("--runners", metavar="A,B", dest="runner_ids", action="extend", type=split_runner_list,
-                   help="runner ids, comma-separated (repeatable; default: the default columns)")
-    p.add_argument("--runner", metavar="ID", dest="runner_ids", action="append", type=one_runner_id,
-                   help="one runner id taken whole, so an exec: command may contain commas "
-                        "(repeatable; mixes with --runners, columns in the order given)")
+    _runner_options(p, "default: the default columns")
     p.add_argument("--scenarios", metavar="GLOB", action="append",
                    help="scenario id or glob, e.g. 'orca/*circle*' (repeatable; default: all non-slow)")
     p.add_argument("--all", action="store_true", help="include the slow scenarios")
@@ -570,10 +577,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(handler=cmd_build)
 
     p = sub.add_parser("fuzz", help="differential testing on seeded random scenes, with shrinking")
-    p.add_argument("--runners", metavar="A,B", dest="runner_ids", action="extend", type=split_runner_list,
-                   help="runner ids, comma-separated (repeatable)")
-    p.add_argument("--runner", metavar="ID", dest="runner_ids", action="append", type=one_runner_id,
-                   help="one runner id taken whole, e.g. 'exec:./my-port --x=a,b' (repeatable)")
+    _runner_options(p, "at least one")
     p.add_argument("--seed", type=int, default=0, help="seed of the scenes (default 0)")
     amount = p.add_mutually_exclusive_group()
     amount.add_argument("--count", type=int, help="number of scenes (default 100; 30 per control with --controls)")

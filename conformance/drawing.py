@@ -197,15 +197,19 @@ def _raster_frame(frames: list[list[Point]], upto: int, radii, segments, goals, 
 
 
 def _raster_scale_bar(draw, x: float, y: float, scale: float, max_px: float) -> None:
+    px, label = _scale_length(scale, max_px)
+    draw.line([(x, y - 4), (x, y), (x + px, y), (x + px, y - 4)], fill="black", width=2)
+    draw.text((x + px + 5, y - 10), label, fill="black", font=_font())
+
+
+def _scale_length(scale: float, max_px: float) -> tuple[float, str]:
+    """The longest 1-2-5 length that fits in max_px at ``scale`` pixels a metre: (pixels, label)."""
     length = 10.0 ** math.floor(math.log10(max(max_px / scale, 1e-12)))
     for factor in (5, 2, 1):
         if factor * length * scale <= max_px:
             length *= factor
             break
-    px = length * scale
-    draw.line([(x, y - 4), (x, y), (x + px, y), (x + px, y - 4)], fill="black", width=2)
-    draw.text((x + px + 5, y - 10), f"{length:g} m" if length >= 1 else f"{length * 100:g} cm", fill="black",
-              font=_font())
+    return length * scale, (f"{length:g} m" if length >= 1 else f"{length * 100:g} cm")
 
 
 def _font():
@@ -260,13 +264,7 @@ def _length_text(metres: float) -> str:
 
 def _scale_bar(x: float, y: float, scale: float, max_px: float) -> list[str]:
     """The longest 1-2-5 length that fits in max_px, drawn from (x, y) rightwards with its label."""
-    length = 10.0 ** math.floor(math.log10(max(max_px / scale, 1e-12)))
-    for factor in (5, 2, 1):
-        if factor * length * scale <= max_px:
-            length *= factor
-            break
-    px = length * scale
-    label = f"{length:g} m" if length >= 1 else f"{length * 100:g} cm"
+    px, label = _scale_length(scale, max_px)
     return [f'<path d="M{x:.1f},{y - 4:.1f}V{y:.1f}H{x + px:.1f}V{y - 4:.1f}" fill="none" stroke="black" '
             f'stroke-width="2" class="scale-bar"/>',
             f'<text x="{x + px + 5:.1f}" y="{y:.1f}">{label}</text>']

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import vectors
+from .build import announcing
 from .diagnosis import (Diagnosis, VectorFailure, describe_case, diagnose, first_failing_dump,
                         parse_non_finite)
 from .goldens import golden_path, read_golden
@@ -99,7 +100,7 @@ def compare_scenario(scenario: Scenario, runner: Runner, goldens: Path, referenc
                 cell.status = ERROR
                 cell.reason = f"returned {count} states, expected {len(golden.hashes)}"
     except RunnerError as err:
-        cell.status, cell.reason = ERROR, err.reason + (f" | stderr: {err.stderr_tail[-300:]}" if err.stderr_tail else "")
+        cell.status, cell.reason = ERROR, _with_stderr(err)
         failure = err
     finally:
         close = getattr(stream, "close", None)
@@ -172,7 +173,7 @@ def vector_cell(runner: Runner, folder: Path) -> tuple[Cell, VectorFailure | Non
         except RunnerError as err:
             # A family the port answers with an error (not written yet, say) does not hide the
             # others; a port that hangs, runs away or dies is not asked again.
-            errors.append((name, err.reason))
+            errors.append((name, _with_stderr(err)))
             if any(marker in err.reason for marker in UNDIAGNOSED_ERRORS):
                 break
             continue
@@ -214,23 +215,21 @@ def run_matrix(scenarios: list[Scenario], runners: list[str | Runner], goldens: 
     runner_ids = [r if isinstance(r, str) else r.id for r in runners]
     result = MatrixResult(rows, runner_ids)
     reference = ReferenceRunner()
-    total = sum(len(s.scene.agents) * (s.scene.steps + 1) + 1 for s in scenarios) * len(runner_ids)
-    with Progress(total, "matrix") as bar:
+    per_runner = sum(len(s.scene.agents) * (s.scene.steps + 1) + 1 for s in scenarios)
+    with Progress(per_runner * len(runner_ids), "matrix", unit="agent-states") as bar, announcing(bar.note):
         for runner_id, given in zip(runner_ids, runners):
+            column_started = time.perf_counter()
             runner = resolve(given) if isinstance(given, str) else given
             try:
                 result.infos[runner_id] = runner.info()
-            except RunnerUnavailable as err:
+            except (RunnerUnavailable, RunnerError) as err:
                 result.infos[runner_id] = None
+                status = SKIPPED if isinstance(err, RunnerUnavailable) else ERROR
+                reason = str(err) if status == SKIPPED else _with_stderr(err)
                 for row in rows:
-                    result.cells[(row, runner_id)] = Cell(row, runner_id, SKIPPED, reason=str(err))
-                bar.advance(sum(len(s.scene.agents) * (s.scene.steps + 1) + 1 for s in scenarios))
-                continue
-            except RunnerError as err:
-                result.infos[runner_id] = None
-                for row in rows:
-                    result.cells[(row, runner_id)] = Cell(row, runner_id, ERROR, reason=err.reason)
-                bar.advance(sum(len(s.scene.agents) * (s.scene.steps + 1) + 1 for s in scenarios))
+                    result.cells[(row, runner_id)] = Cell(row, runner_id, status, reason=reason)
+                bar.advance(per_runner)
+                bar.note(_column_line(result, runner_id, time.perf_counter() - column_started))
                 continue
             failure = None
             try:
@@ -244,19 +243,35 @@ def run_matrix(scenarios: list[Scenario], runners: list[str | Runner], goldens: 
                         s, runner, goldens, reference, failure, on_step=lambda: bar.advance(weight))
             finally:
                 runner.close()
+            bar.note(_column_line(result, runner_id, time.perf_counter() - column_started))
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _with_stderr(err: RunnerError) -> str:
+    """The reason, and the port's last stderr lines when it left any (a port that dies at start-up)."""
+    tail = " | ".join(line for line in err.stderr_tail.strip().splitlines()[-5:] if line.strip())
+    return err.reason + (f" | stderr: {tail[-400:]}" if tail else "")
+
+
+def _column_line(result: MatrixResult, runner_id: str, seconds: float) -> str:
+    """One line per finished column: what a CI log shows while the matrix runs."""
+    cells = [c for (_, r), c in result.cells.items() if r == runner_id]
+    counts = {status: sum(c.status == status for c in cells) for status in (PASS, DIVERGED, ERROR, SKIPPED)}
+    text = ", ".join(f"{n} {status.lower()}" for status, n in counts.items() if n)
+    return f"column {runner_id}: {text} ({seconds:.1f} s)"
 
 
 def format_table(result: MatrixResult) -> str:
     """Rows scenarios, columns runners, one status per cell; then one line per red cell."""
     first = max([len("scenario")] + [len(r) for r in result.rows])
-    widths = [max(len(r), 11) for r in result.runners]
+    widths = [max([len(r)] + [len(result.cells[(row, r)].short()) for row in result.rows if (row, r) in result.cells])
+              for r in result.runners]
     lines = ["  ".join(["scenario".ljust(first)] + [r.ljust(w) for r, w in zip(result.runners, widths)])]
     lines.append("  ".join(["-" * first] + ["-" * w for w in widths]))
     for row in result.rows:
         cells = [result.cells[(row, r)].short().ljust(w) for r, w in zip(result.runners, widths)]
-        lines.append("  ".join([row.ljust(first)] + cells))
+        lines.append("  ".join([row.ljust(first)] + cells).rstrip())
     details = [c for c in result.cells.values() if c.status != PASS]
     skipped_runners = {c.runner: c.reason for c in details if c.status == SKIPPED}
     if details:

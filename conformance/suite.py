@@ -102,7 +102,10 @@ class Suite:
         if patterns:
             for pattern in patterns:
                 if not any(fnmatch.fnmatchcase(s.id, pattern) for s in everything):
-                    raise InputError("command line", "scenarios", f"no scenario matches {pattern!r}")
+                    from difflib import get_close_matches
+                    close = get_close_matches(pattern, [s.id for s in everything], n=1)
+                    hint = f"; did you mean {close[0]!r}?" if close else " (see: orca-conformance check --list)"
+                    raise InputError("command line", "scenarios", f"no scenario matches {pattern!r}{hint}")
         return chosen
 
     def _warn(self, broken: tuple[BrokenFile, ...]) -> None:

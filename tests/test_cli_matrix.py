@@ -48,3 +48,33 @@ def test_nothing_compared_names_the_true_cause(capsys) -> None:
     assert "nothing was compared: every cell that ran ended in ERROR" in out
     assert main(base + ["--runners", "test:unavailable"]) == 1
     assert "nothing was compared: every runner was skipped" in capsys.readouterr().out
+
+
+def test_a_port_that_dies_at_start_up_shows_its_stderr(tmp_path, capsys) -> None:
+    import sys
+    port = tmp_path / "dies.py"
+    port.write_text("import sys\nsys.stderr.write('error: libfoo.so.1: cannot open shared object file\\n')\n"
+                    "sys.exit(3)\n")
+    args = ["--suite", str(ROOT), "matrix", "--runner", f"exec:{sys.executable} {port}", "--scenarios",
+            "orca/zero-agents"]
+    assert main(args) == 1
+    out = capsys.readouterr().out
+    assert "libfoo.so.1: cannot open shared object file" in out
+    assert "nothing was compared: every cell that ran ended in ERROR" in out
+
+
+def test_each_finished_column_gets_a_line_off_a_terminal(capsys) -> None:
+    args = ["--suite", str(ROOT), "matrix", "--runners", "reference", "--no-vectors", "--scenarios",
+            "orca/zero-agents"]
+    assert main(args) == 0
+    assert "column reference: 1 pass (" in capsys.readouterr().err
+
+
+def test_a_first_run_says_what_it_builds(tmp_path, monkeypatch, capsys) -> None:
+    monkeypatch.setenv("ORCA_CONFORMANCE_CACHE", str(tmp_path / "cache"))
+    args = ["--suite", str(ROOT), "matrix", "--runners", "c", "--no-vectors", "--scenarios", "orca/zero-agents"]
+    assert main(args) == 0
+    err = capsys.readouterr().err
+    assert "building c (" in err and "built c in " in err
+    assert main(args) == 0
+    assert "building" not in capsys.readouterr().err  # the second run hits the cache

@@ -49,14 +49,20 @@ def resolve(runner_id: str) -> Runner:
         name = runner_id[len("control:"):]
         control = next((c for c in CONTROLS if c.name == name), None)
         if control is None:
-            raise InputError("command line", "runners", f"unknown control {name!r}; known: "
+            from difflib import get_close_matches
+            close = get_close_matches(name, [c.name for c in CONTROLS], n=1)
+            hint = f"did you mean 'control:{close[0]}'? " if close else ""
+            raise InputError("command line", "runners", f"unknown control {name!r}; {hint}known: "
                              + ", ".join(c.name for c in CONTROLS))
         runner = control.make()
         runner.id = runner_id
         return runner
     if runner_id not in _FACTORIES:
+        from difflib import get_close_matches
+        close = get_close_matches(runner_id, list(_FACTORIES), n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
         raise InputError("command line", "runners",
-                         f"unknown runner {runner_id!r}; known: {', '.join(known_ids())}")
+                         f"unknown runner {runner_id!r}; {hint}known: {', '.join(known_ids())}")
     return _FACTORIES[runner_id]()
 
 

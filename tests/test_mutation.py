@@ -17,8 +17,8 @@ from conformance.mutate import (KILLED, SURVIVED, Equivalence, Evidence, Outcome
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# (mutant id, what killed it in the full run): vectors of every solver file, a scenario on the
-# bulk path and one on the single-agent API path
+# (mutant id, what killed it in the full run): vectors of every solver file (agent_step for the
+# simulator's assembly), a scenario on the bulk path and one on the single-agent API path
 SAMPLE = {
     "constraint.c:44:comparison:8f4bb88637": "vector:for_boundary",
     "constraint.h:37:arithmetic:7962324b90": "vector:agent_constraint",
@@ -28,9 +28,9 @@ SAMPLE = {
     "neighbors.c:253:arithmetic:680076d0d7": "vector:agent_neighbors",
     "obstacle.c:53:comparison:ce62ce21cd": "vector:support_distance",
     "obstacle.h:85:arithmetic:827752ab03": "vector:agent_case_form",
-    "simulator.c:151:comparison:729185ca13": "scenario:orca/degenerate",
-    "simulator.c:249:delete:66aa85e611": "scenario:orca/degenerate[per-agent]",
-    "simulator.c:456:comparison:c3bf1b8f61": "scenario:orca/degenerate",
+    "simulator.c:151:comparison:729185ca13": "vector:agent_step",
+    "simulator.c:249:delete:66aa85e611": "scenario:orca/boundary-lp-start[per-agent]",
+    "simulator.c:456:comparison:c3bf1b8f61": "scenario:orca/boundary-lp-start",
     "vector.h:81:operands:639423d493": "vector:segment_distance_squared",
 }
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
-import json
 import os
 import sys
 import time
@@ -34,6 +33,19 @@ def _print(*args: object) -> None:
         Progress.active.note(" ".join(str(a) for a in args), sys.stdout)
     else:
         print(*args, flush=True)
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    """Every column (or the ones named), its needs, which are present (with versions) and the
+    install commands of the missing ones.  Exit 0 whatever is missing; an unknown id is bad input."""
+    from .doctor import format_doctor
+    from .runners import known_ids
+    for column in args.columns:
+        if not column.startswith(("exec:", "control:")) and column not in known_ids():
+            raise InputError("command line", "doctor", f"unknown column {column!r}; known: {', '.join(known_ids())}")
+    text, _ = format_doctor(args.columns or None)
+    _print(text)
+    return EXIT_OK
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -233,7 +245,7 @@ def one_runner_id(text: str) -> str:
 def cmd_matrix(args: argparse.Namespace) -> int:
     """Every scenario on every runner, compared with the goldens; the suite's main job."""
     from .matrix import format_table, run_matrix
-    from .runners import DEFAULT_COLUMNS, known_ids, resolve
+    from .runners import DEFAULT_COLUMNS, resolve
     suite = Suite.locate(args.suite)
     patterns = args.scenarios or None
     scenarios = suite.select(patterns, args.all)
@@ -561,7 +573,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--report", metavar="DIR", help="write JSON, JUnit XML and Markdown reports into DIR")
     p.set_defaults(handler=cmd_matrix)
 
-    p = sub.add_parser("controls", help="run the negative controls: careless ports the gate must catch")
+    p = sub.add_parser("controls", help="run the negative controls and the misreading catalogue: each must be "
+                                        "caught in a scenario")
     p.add_argument("--only", metavar="A,B", help="run only these controls (names or globs, comma-separated)")
     p.set_defaults(handler=cmd_controls)
 
@@ -626,6 +639,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seconds per mutant (a surviving mutant needs about 5; hung ones are timeouts)")
     p.add_argument("--out", metavar="DIR", help="write report.json and report.md into DIR")
     p.set_defaults(handler=cmd_mutate)
+
+    p = sub.add_parser("doctor", help="what every column needs, whether it is here, and how to install it")
+    p.add_argument("columns", nargs="*", metavar="COLUMN", help="only these column ids (default: every column)")
+    p.set_defaults(handler=cmd_doctor)
 
     p = sub.add_parser("check", help="lint the suite itself (schema, ids, goldens, orphans)")
     p.add_argument("--list", action="store_true", help="print the scenario ids and stop")

@@ -263,7 +263,9 @@ def _column_line(result: MatrixResult, runner_id: str, seconds: float) -> str:
 
 
 def format_table(result: MatrixResult) -> str:
-    """Rows scenarios, columns runners, one status per cell; then one line per red cell."""
+    """Rows scenarios, columns runners, one status per cell; then one line per red cell (a
+    SKIPPED column also gets the doctor's needs line: what is missing and how to install it)."""
+    from .doctor import needs_line
     first = max([len("scenario")] + [len(r) for r in result.rows])
     widths = [max([len(r)] + [len(result.cells[(row, r)].short()) for row in result.rows if (row, r) in result.cells])
               for r in result.runners]
@@ -278,6 +280,7 @@ def format_table(result: MatrixResult) -> str:
         lines.append("")
     for runner, reason in skipped_runners.items():
         lines.append(f"SKIPPED  {runner}: {reason}")
+        lines.append(f"         {needs_line(runner)}")
     for c in details:
         if c.status != SKIPPED:
             lines.append(f"{c.status:<8} {c.row} [{c.runner}]: {c.reason}")

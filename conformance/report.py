@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import hashlib
-import json
 import platform
 import shutil
 import subprocess

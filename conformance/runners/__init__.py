@@ -88,6 +88,9 @@ def _register_builtin() -> None:
         register(name, lambda t=target: cross_runner(t))
     for variant_id, variant in c_variants().items():
         register(variant_id, lambda v=variant: CffiRunner(v))
+    from .unicorn_runner import unicorn_columns
+    for column, factory in unicorn_columns().items():
+        register(column, factory)
 
 
 __all__ = ["DEFAULT_COLUMNS", "Runner", "RunnerError", "RunnerInfo", "RunnerUnavailable", "StateDump",

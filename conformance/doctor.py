@@ -1,0 +1,187 @@
+"""What every column needs, whether it is here, and the command that installs what is missing.
+
+Contract: ``column_needs(id)`` lists the ``Need``s of one column id (empty for ids that need
+nothing but Python, such as ``reference``; ``exec:`` ports need "your port", which the suite
+cannot check); every ``Need`` says whether it is present, the version found (or why not) and
+the exact install command.  ``needs_line(id)`` is the one-line summary that both
+``orca-conformance doctor`` and the matrix's SKIPPED lines print.  ``doctor_columns()`` is
+every column: the default ones first, then the optional ones.  Nothing here raises for a
+missing tool: a check that cannot run is a missing need.
+"""
+
+from __future__ import annotations
+
+import platform
+import shutil
+import subprocess
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from typing import Callable
+
+MIN_NODE_MAJOR = 18
+"""The Node.js the README asks for (the wasm-v8 column itself refuses anything before 16)."""
+
+
+@dataclass(frozen=True)
+class Need:
+    """One thing a column needs: present or not, the version found, how to install it."""
+
+    name: str
+    present: bool
+    found: str
+    """The version found when present, else why it is missing."""
+    install: str
+    """The exact command that installs it (shown when it is missing)."""
+
+    def short(self) -> str:
+        if self.present:
+            return f"{self.name} {self.found}"
+        return f"{self.name} MISSING ({self.install})"
+
+
+def _package(name: str, install: str) -> Need:
+    try:
+        return Need(name, True, version(name), install)
+    except PackageNotFoundError:
+        return Need(name, False, "not installed", install)
+
+
+def _cc() -> Need:
+    from .build import ToolchainMissing, system_cc
+    cc = system_cc()
+    try:
+        if shutil.which(cc.command[0]) is None:
+            raise ToolchainMissing(f"{cc.command[0]} not found on PATH")
+        return Need("C compiler", True, cc.version(), "apt-get install gcc")
+    except ToolchainMissing as err:
+        return Need("C compiler", False, str(err), "apt-get install gcc")
+
+
+def _node() -> Need:
+    install = "apt-get install nodejs"
+    path = shutil.which("node")
+    if path is None:
+        return Need(f"node >= {MIN_NODE_MAJOR}", False, "node not found on PATH", install)
+    try:
+        out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30)
+        found = out.stdout.strip()
+        major = int(found.lstrip("v").split(".")[0])
+    except (OSError, subprocess.TimeoutExpired, ValueError) as err:
+        return Need(f"node >= {MIN_NODE_MAJOR}", False, f"node cannot run: {err}", install)
+    return Need(f"node >= {MIN_NODE_MAJOR}", major >= MIN_NODE_MAJOR, found, install)
+
+
+def _qemu(emulator: str) -> Need:
+    install = "apt-get install qemu-user-static"
+    path = shutil.which(emulator)
+    if path is None:
+        return Need(emulator, False, "not found on PATH", install)
+    try:
+        out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30)
+        words = out.stdout.split()
+        found = words[words.index("version") + 1] if "version" in words else "present"
+    except (OSError, subprocess.TimeoutExpired) as err:
+        return Need(emulator, False, f"cannot run: {err}", install)
+    return Need(emulator, True, found, install)
+
+
+NEED_CHECKS: dict[str, Callable[[], Need]] = {
+    "cc": _cc,
+    "zig": lambda: _package("ziglang", "pip install ziglang"),
+    "wasmtime": lambda: _package("wasmtime", "pip install wasmtime"),
+    "node": _node,
+    "unicorn": lambda: _package("unicorn", "pip install unicorn"),
+}
+"""Need kinds other than an emulator (``qemu:<name>``)."""
+
+
+def _cross_needs(column: str) -> tuple[str, ...]:
+    from .runners.cross import TARGETS
+    target = TARGETS[column]
+    if platform.machine().lower() in target.machines:
+        return ("zig",)  # runs natively on this host
+    return ("zig", f"qemu:{target.emulator}")
+
+
+def need_kinds(column: str) -> tuple[str, ...] | None:
+    """The need kinds of a column id; None for an id whose needs the suite cannot know (exec:)."""
+    from .runners.cross import TARGETS
+    if column == "reference":
+        return ()
+    if column.startswith("exec:"):
+        return None
+    if column.startswith("control:"):
+        return ("cc",)
+    if column.endswith(":unicorn"):
+        return ("zig", "unicorn")
+    if column in TARGETS:
+        return _cross_needs(column)
+    if column.startswith("c:") and column.split(":", 1)[0] in TARGETS:
+        return _cross_needs(column.split(":", 1)[0])
+    return {
+        "c:zig": ("zig",),
+        "wasm": ("wasmtime", "zig"),
+        "wasm-v8": ("node", "zig"),
+    }.get(column, ("cc",) if column == "c" or column.startswith("c:") else None)
+
+
+def check(kind: str) -> Need:
+    """Check one need kind now."""
+    if kind.startswith("qemu:"):
+        return _qemu(kind.split(":", 1)[1])
+    return NEED_CHECKS[kind]()
+
+
+def column_needs(column: str) -> list[Need] | None:
+    """The needs of a column, each checked; None when the suite cannot know them (exec:)."""
+    kinds = need_kinds(column)
+    return None if kinds is None else [check(k) for k in kinds]
+
+
+def needs_line(column: str) -> str:
+    """``needs: ziglang 0.17.1, qemu-aarch64-static MISSING (apt-get install qemu-user-static)``."""
+    needs = column_needs(column)
+    if needs is None:
+        return "needs: your port (the suite cannot check it)"
+    if not needs:
+        return "needs: nothing beyond the suite's Python dependencies"
+    return "needs: " + ", ".join(n.short() for n in needs)
+
+
+def doctor_columns() -> list[str]:
+    """Every column: the default ones in their order, then the optional ones, then the patterns."""
+    from .runners import DEFAULT_COLUMNS, known_ids
+    others = [c for c in known_ids() if c not in DEFAULT_COLUMNS and "<" not in c]
+    return list(DEFAULT_COLUMNS) + others + ["exec:<command>", "control:<name>"]
+
+
+def format_doctor(columns: list[str] | None = None) -> tuple[str, int]:
+    """The doctor's table and the number of columns that cannot run here."""
+    from .runners import DEFAULT_COLUMNS
+    columns = columns if columns is not None else doctor_columns()
+    cache: dict[str, Need] = {}
+    rows: list[tuple[str, str, str, str]] = []
+    installs: list[str] = []
+    blocked = 0
+    for column in columns:
+        kinds = need_kinds(column)
+        where = "default" if column in DEFAULT_COLUMNS else "optional"
+        if kinds is None:
+            rows.append((column, where, "ready?", "your port"))
+            continue
+        needs = [cache.setdefault(k, check(k)) for k in kinds]
+        ok = all(n.present for n in needs)
+        blocked += not ok
+        text = ", ".join(n.short() for n in needs) if needs else "Python only"
+        rows.append((column, where, "ready" if ok else "MISSING", text))
+        installs += [n.install for n in needs if not n.present and n.install not in installs]
+    widths = [max(len(r[i]) for r in rows + [("column", "", "status", "")]) for i in range(3)]
+    lines = ["  ".join(["column".ljust(widths[0]), "".ljust(widths[1]), "status".ljust(widths[2]), "needs"])]
+    lines += ["  ".join([r[0].ljust(widths[0]), r[1].ljust(widths[1]), r[2].ljust(widths[2]), r[3]]) for r in rows]
+    lines.append("")
+    if installs:
+        lines.append(f"doctor: {blocked} column(s) cannot run here; to install what is missing:")
+        lines += [f"  {command}" for command in installs]
+    else:
+        lines.append("doctor: every column can run here")
+    return "\n".join(lines), blocked

@@ -1,0 +1,105 @@
+"""``orca-conformance doctor`` and the needs line of the matrix's SKIPPED columns."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conformance import doctor
+from conformance.cli import main
+from conformance.matrix import SKIPPED, Cell, MatrixResult, format_table
+from conformance.runners import DEFAULT_COLUMNS
+
+
+def _hide_qemu(monkeypatch, tmp_path: Path) -> None:
+    """PATH without any qemu-*-static (node and the compiler stay reachable through links)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for tool in ("node", "gcc", "cc", "clang"):
+        found = shutil.which(tool)
+        if found:
+            (bin_dir / tool).symlink_to(found)
+    monkeypatch.setenv("PATH", str(bin_dir))
+
+
+def test_every_default_column_is_listed_first(capsys):
+    assert main(["doctor"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    listed = [line.split()[0] for line in lines[1:] if line.strip() and not line.startswith(("doctor:", "  "))]
+    assert listed[:len(DEFAULT_COLUMNS)] == DEFAULT_COLUMNS
+    assert "reference" in listed and "exec:<command>" in listed and "control:<name>" in listed
+
+
+def test_missing_qemu_is_named_with_its_install_command(monkeypatch, tmp_path, capsys):
+    _hide_qemu(monkeypatch, tmp_path)
+    monkeypatch.setattr(doctor.platform, "machine", lambda: "x86_64")
+    assert main(["doctor", "arm64", "s390x"]) == 0  # missing needs are no failure
+    out = capsys.readouterr().out
+    assert "qemu-aarch64-static MISSING (apt-get install qemu-user-static)" in out
+    assert "qemu-s390x-static MISSING" in out
+    assert "doctor: 2 column(s) cannot run here" in out
+    assert out.count("apt-get install qemu-user-static") == 3  # two rows, one install line
+
+
+@pytest.mark.skipif(shutil.which("qemu-aarch64-static") is None, reason="qemu-aarch64-static is not installed here")
+def test_present_qemu_shows_its_version(monkeypatch):
+    monkeypatch.setattr(doctor.platform, "machine", lambda: "x86_64")
+    need = doctor.check("qemu:qemu-aarch64-static")
+    assert need.present and need.found[0].isdigit(), need
+
+
+def test_native_host_needs_no_emulator(monkeypatch):
+    monkeypatch.setattr(doctor.platform, "machine", lambda: "aarch64")
+    assert doctor.need_kinds("arm64") == ("zig",)
+    monkeypatch.setattr(doctor.platform, "machine", lambda: "x86_64")
+    assert doctor.need_kinds("arm64") == ("zig", "qemu:qemu-aarch64-static")
+
+
+def test_needs_of_each_kind_of_column():
+    assert doctor.need_kinds("c") == ("cc",)
+    assert doctor.need_kinds("c:O3-native") == ("cc",)
+    assert doctor.need_kinds("wasm") == ("wasmtime", "zig")
+    assert doctor.need_kinds("wasm-v8") == ("node", "zig")
+    assert doctor.need_kinds("arm64:unicorn") == ("zig", "unicorn")
+    assert doctor.need_kinds("reference") == ()
+    assert doctor.need_kinds("exec:./port") is None
+    assert doctor.needs_line("exec:./port") == "needs: your port (the suite cannot check it)"
+
+
+def test_missing_package_and_old_node(monkeypatch):
+    need = doctor._package("no-such-package-orca", "pip install no-such-package-orca")
+    assert not need.present and need.short() == "no-such-package-orca MISSING (pip install no-such-package-orca)"
+    monkeypatch.setenv("PATH", "/nonexistent")
+    node = doctor.check("node")
+    assert not node.present and "apt-get install nodejs" in node.short()
+
+
+def test_unknown_column_is_bad_usage(capsys):
+    assert main(["doctor", "arm65"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "unknown column 'arm65'" in err
+
+
+def test_skipped_matrix_column_shows_the_needs_line(monkeypatch, tmp_path):
+    _hide_qemu(monkeypatch, tmp_path)
+    monkeypatch.setattr(doctor.platform, "machine", lambda: "x86_64")
+    cell = Cell("orca/x", "arm64", SKIPPED, reason="qemu-aarch64-static not found (apt-get install qemu-user-static)")
+    result = MatrixResult(rows=["orca/x"], runners=["arm64"], cells={("orca/x", "arm64"): cell})
+    text = format_table(result)
+    assert "SKIPPED  arm64: qemu-aarch64-static not found" in text
+    assert "needs: ziglang" in text and "qemu-aarch64-static MISSING (apt-get install qemu-user-static)" in text
+
+
+def test_command_line_exit_code_without_qemu(tmp_path):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    env = {**os.environ, "PATH": str(bin_dir)}
+    done = subprocess.run([sys.executable, "-m", "conformance", "doctor"], capture_output=True, text=True, env=env,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "apt-get install" in done.stdout

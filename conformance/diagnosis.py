@@ -130,6 +130,8 @@ class ConstraintDifference:
     got: str = ""
     reading: str = ""
     """The misreading of the constraint assembly that reproduces the port's list, if one does."""
+    primitive: str = ""
+    """What the port's own constraint primitive answers for this constraint's inputs, if asked."""
 
     def describe(self) -> str:
         if self.index is None:
@@ -488,10 +490,16 @@ def _solver_cause(result: Diagnosis, scene: Scene, runner: Runner, agent: int, e
     where = f"from the reference's state of step {k - 1} (same state and preferred velocities)"
     if difference is not None and difference.index is not None:
         result.kind, result.constraint = CONSTRAINTS, difference
-        reading = (f"; {difference.reading} reproduces the port's list" if difference.reading else
-                   "; where the primitives it is built from pass their vectors, suspect what is fed to them: "
-                   "a horizon or parameter mix-up (time_horizon against agents, time_horizon_obst against "
-                   "segments and in the reach, the radius sum), the neighbour selection or its order")
+        if not difference.reading:
+            _ask_primitive(difference, scene, expected_prev, runner)
+        if difference.reading:
+            reading = f"; {difference.reading} reproduces the port's list"
+        elif difference.primitive:
+            reading = f"; {difference.primitive}"
+        else:
+            reading = ("; where the primitives it is built from pass their vectors, suspect what is fed to them: "
+                       "a horizon or parameter mix-up (time_horizon against agents, time_horizon_obst against "
+                       "segments and in the reach, the radius sum), the neighbour selection or its order")
         result.cause = (f"solver bug in the constraint list of agent {agent}: {where}, the port's agent_step gives "
                         f"{_constraints(port)}, the reference {_constraints(reference)}; "
                         f"{difference.describe()}{reading}")
@@ -502,6 +510,45 @@ def _solver_cause(result: Diagnosis, scene: Scene, runner: Runner, agent: int, e
                         f"({difference.describe()})")
     else:
         _composition_cause(result, scene, agent, reference, expected_prev, got)
+
+
+def _ask_primitive(difference: ConstraintDifference, scene: Scene, state: StateDump, runner: Runner) -> None:
+    """Ask the port's own agent_constraint or segment_constraint primitive for the differing
+    constraint, with the inputs the reference's step gives it: if it answers the port's plane,
+    the primitive is wrong for these inputs; if it answers the reference's plane, what the
+    port's step feeds it differs.  Says nothing when the port cannot answer."""
+    if difference.field not in PLANE_FIELDS:
+        return
+    sim = _simulator(scene, state)
+    i, prm = difference.agent, sim.params[difference.agent]
+    x, y = sim.px[i], sim.py[i]
+    if difference.neighbour.startswith("agent neighbour "):
+        j = int(difference.neighbour.rsplit(" ", 1)[1])
+        family = "agent_constraint"
+        args = [sim.px[j] - x, sim.py[j] - y, prm.radius + sim.params[j].radius, prm.time_horizon, scene.dt,
+                sim.vx[i], sim.vy[i], sim.vx[j], sim.vy[j]]
+    elif difference.neighbour.startswith("obstacle: segment "):
+        ax, ay, bx, by = sim.segments[int(difference.neighbour.rsplit(" ", 1)[1])]
+        family = "segment_constraint"
+        args = [ax - x, ay - y, bx - x, by - y, prm.radius, prm.time_horizon_obst, scene.dt]
+    else:
+        return
+    fam = vectors.FAMILY_BY_NAME[family]
+    try:
+        answer = runner.vectors(family, [[vectors.encode(c, v) for c, v in zip(fam.args, args)]])
+        plane = [vectors.decode(c, v) for c, v in zip(fam.result, answer[0])]
+    except (RunnerError, LookupError, TypeError, ValueError):
+        return
+    expected = fam.reference(*args)
+    shown = ", ".join(f"{name}={_hex_value(v)}" for name, v in zip(("ax", "ay", "r" if family == "agent_constraint"
+                                                                     else "bx"), args[:3]))
+    if [bits(v) for v in plane] == [bits(v) for v in expected]:
+        difference.primitive = (f"the port's {family} primitive gives the reference's plane for the inputs the "
+                                "reference's step feeds it, so the port's step feeds it something else: a horizon "
+                                "or parameter mix-up, the relative position or velocities, the neighbour order")
+    else:
+        difference.primitive = (f"the port's own {family} primitive gives a wrong plane for the inputs of this "
+                                f"constraint ({shown}, ...): the primitive is wrong, not what is fed to it")
 
 
 def _composition_cause(result: Diagnosis, scene: Scene, agent: int, reference: StepResult,

@@ -161,6 +161,30 @@ def test_a_wrong_constraint_list_names_the_constraint_and_the_misreading(
     assert "first failing primitive: agent_step (case" in d.summary()
 
 
+def test_a_wrong_constraint_primitive_is_named_as_the_primitive() -> None:
+    """The leg tie read the other way: the constraint differs and no assembly reading explains
+    it, so the port's own agent_constraint is asked with the reference's inputs and blamed."""
+    found = cell(misreading("leg-tie-left"), "equal-distance-ties")
+    d = found.diagnosis
+    assert found.status == DIVERGED and d.kind == diagnosis.CONSTRAINTS
+    assert d.constraint.neighbour.startswith("agent neighbour") and not d.constraint.reading
+    assert "the port's own agent_constraint primitive gives a wrong plane" in d.cause
+    assert "suspect what is fed to them" not in d.cause
+
+
+def test_a_right_primitive_fed_the_wrong_inputs_is_named_as_such() -> None:
+    """Velocities passed to the constraint the other way round: the port's agent_constraint
+    answers the reference's plane for the reference's inputs, so the feeding is blamed."""
+    patch = SourcePatch.single("swapped-velocities", "simulator.c",
+                               "oc_AgentConstraintInline(a, r, tau, dt, velocity, sim->velocities[j])",
+                               "oc_AgentConstraintInline(a, r, tau, dt, sim->velocities[j], velocity)")
+    tree = patched_tree((patch,))
+    found = cell(CffiRunner(CVariant("misreading:swapped-velocities", system_cc(), FLAGS, tree)), "overlap-agents")
+    d = found.diagnosis
+    assert found.status == DIVERGED and d.kind == diagnosis.CONSTRAINTS
+    assert "primitive gives the reference's plane for the inputs the reference's step feeds it" in d.cause
+
+
 def test_an_equal_constraint_list_with_another_velocity_is_the_program() -> None:
     found = cell(misreading("lp-project-current"), "overlap-agents")
     d = found.diagnosis

@@ -153,6 +153,19 @@ class Abi:
     def setup(self, address: int, types: str, args: tuple, endian: str) -> None:
         raise NotImplementedError
 
+    def place(self, types: str, args: tuple, int_regs: list[str], float_regs: list[str]) -> list[int]:
+        """Integers into ``int_regs`` and doubles into ``float_regs`` in order, as 64-bit words;
+        returns the words that did not fit, in order, for the stack."""
+        ints, floats, stack = iter(int_regs), iter(float_regs), []
+        for kind, value in zip(types, args):
+            word = _bits(value) if kind == "d" else _word(kind, value, 64)
+            register = next(floats if kind == "d" else ints, None)
+            if register is None:
+                stack.append(word)
+            else:
+                self.uc.reg_write(self.reg(register), word)
+        return stack
+
     def result(self, kind: str) -> int | float | None:
         raise NotImplementedError
 
@@ -165,21 +178,8 @@ class Aapcs64(Abi):
 
     def setup(self, address: int, types: str, args: tuple, endian: str) -> None:
         uc, r = self.uc, self.reg
-        ints, floats, stack = 0, 0, []
-        for kind, value in zip(types, args):
-            if kind == "d":
-                if floats < 8:
-                    uc.reg_write(r(f"UC_ARM64_REG_D{floats}"), _bits(value))
-                    floats += 1
-                    continue
-                stack.append(_bits(value))
-            else:
-                word = _word(kind, value, 64)
-                if ints < 8:
-                    uc.reg_write(r(f"UC_ARM64_REG_X{ints}"), word)
-                    ints += 1
-                    continue
-                stack.append(word)
+        stack = self.place(types, args, [f"UC_ARM64_REG_X{k}" for k in range(8)],
+                           [f"UC_ARM64_REG_D{k}" for k in range(8)])
         sp = STACK_TOP - 64 - 16 * ((len(stack) * 8 + 15) // 16)
         if stack:
             uc.mem_write(sp, struct.pack(f"{endian}{len(stack)}Q", *stack))
@@ -202,21 +202,8 @@ class S390x(Abi):
 
     def setup(self, address: int, types: str, args: tuple, endian: str) -> None:
         uc, r = self.uc, self.reg
-        ints, floats, stack = 0, 0, []
-        for kind, value in zip(types, args):
-            if kind == "d":
-                if floats < 4:
-                    uc.reg_write(r(f"UC_S390X_REG_F{2 * floats}"), _bits(value))
-                    floats += 1
-                    continue
-                stack.append(_bits(value))
-            else:
-                word = _word(kind, value, 64)
-                if ints < 5:
-                    uc.reg_write(r(f"UC_S390X_REG_R{2 + ints}"), word)
-                    ints += 1
-                    continue
-                stack.append(word)
+        stack = self.place(types, args, [f"UC_S390X_REG_R{2 + k}" for k in range(5)],
+                           [f"UC_S390X_REG_F{2 * k}" for k in range(4)])
         sp = STACK_TOP - 256 - 8 * ((len(stack) + 1) // 2 * 2) - 160
         if stack:
             uc.mem_write(sp + 160, struct.pack(f"{endian}{len(stack)}Q", *stack))

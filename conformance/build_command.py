@@ -2,10 +2,10 @@
 
 Contract: ``plan(column)`` asks the column's own runner (``runners.resolve``) which build it
 makes, so a column and its ``build`` can never disagree: the C CLI (``c:cli``) and the
-cross-compiled static CLIs (``arm64``, ``s390x``, ``i386``) are executables, the in-process C
-columns (``c``, ``c:O0``, ``c:O3-native``, ``c:zig``) a shared library, ``wasm`` and ``wasm-v8``
-the wasm32 module, and a ``control:<name>`` that is a build of the C port its deliberately
-wrong build.  A column with nothing to compile (``reference``, ``exec:``, a Python control) or
+cross-compiled static CLIs (``<arch>:qemu``) are executables, the in-process C columns (``c``,
+``c:O0``, ``c:O3-native``, ``c:zig``) a shared library, ``wasm`` and ``wasm-v8`` the wasm32
+module, ``arm64``, ``s390x``, ``i386`` and ``riscv64`` a freestanding ELF, and a
+``control:<name>`` that is a build of the C port its deliberately wrong build.  A column with nothing to compile (``reference``, ``exec:``, a Python control) or
 an unknown one is an ``InputError`` (one line, exit 2) that lists what can be built.
 
 ``build_port(plan, out)`` compiles through the one build layer (``conformance/build.py``, the
@@ -30,7 +30,9 @@ from .errors import InputError
 
 KINDS = {"executable": "the C CLI port, an executable that speaks docs/protocol.md",
          "shared": "the C port as a shared library, API in runners/c/orca.h",
-         "wasm": "the wasm32 module of the C port, exports in docs/wasm.md"}
+         "wasm": "the wasm32 module of the C port, exports in docs/wasm.md",
+         "freestanding": "a freestanding static ELF of the C port (no libc), the wasm module's exports, run "
+                         "in-process under Unicorn (docs/unicorn.md)"}
 
 
 class CannotBuild(RuntimeError):
@@ -50,12 +52,14 @@ class BuildPlan:
 
     @property
     def kind(self) -> str:
+        if self.spec.output == "executable" and (self.spec.effective_target or "").endswith("-freestanding"):
+            return "freestanding"
         return self.spec.output
 
     def headline(self) -> str:
         """``building c:cli (gcc, host) ...``: printed before a build that may take minutes."""
         tool = "zig cc" if self.spec.toolchain.name == "zig" else self.spec.toolchain.name
-        return f"building {self.column} ({tool}, {self.spec.target or 'host'}) ..."
+        return f"building {self.column} ({tool}, {self.spec.effective_target or 'host'}) ..."
 
 
 @dataclass(frozen=True)
@@ -98,13 +102,16 @@ class BuiltPort:
                f"  flags     {' '.join(spec.flags)}",
                f"  defines   {' '.join(spec.defines) or '-'}",
                f"  link      {' '.join(spec.link_flags) or '-'}",
-               f"  target    {spec.target or 'host'}",
+               f"  target    {spec.effective_target or 'host'}",
                f"  sha256    {self.sha256}",
                f"  size      {self.size} bytes",
                f"  cache     {self.artifact.path} ({how})"]
         argv = self.run_argv()
         if argv is not None:
             out.append(f"  run       {shlex.join(argv)}   (JSON lines on stdin/stdout)")
+        elif self.plan.kind == "freestanding":
+            out.append("  load      its PT_LOAD segments into an emulated CPU; call the exports by the "
+                       "architecture's calling convention (docs/unicorn.md)")
         else:
             out.append("  load      in-process (cffi, ctypes, dlopen); the functions are declared in runners/c/orca.h")
         out.append(f"  gate      {self.gate_command()}")
@@ -157,6 +164,7 @@ def _plan_of(column: str) -> BuildPlan | None:
     from .runners import resolve
     from .runners.cffi_runner import CffiRunner
     from .runners.cli_port import CliRunner
+    from .runners.unicorn_runner import UnicornRunner, elf_spec
     from .runners.wasm_runner import WasmRunner, wasm_spec
     from .runners.wasm_v8 import WasmV8Runner
     runner = resolve(column)
@@ -167,6 +175,8 @@ def _plan_of(column: str) -> BuildPlan | None:
         return BuildPlan(column, runner.variant.spec(), missing=missing)
     if isinstance(runner, (WasmRunner, WasmV8Runner)):
         return BuildPlan(column, runner.spec or wasm_spec(), missing=zig_available())
+    if isinstance(runner, UnicornRunner):
+        return BuildPlan(column, runner.spec or elf_spec(runner.arch), missing=zig_available())
     return None
 
 

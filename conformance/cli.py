@@ -242,22 +242,33 @@ def one_runner_id(text: str) -> str:
     return text.strip()
 
 
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is less than 1")
+    return value
+
+
 def cmd_matrix(args: argparse.Namespace) -> int:
     """Every scenario on every runner, compared with the goldens; the suite's main job."""
     from .matrix import format_table, run_matrix
-    from .runners import DEFAULT_COLUMNS, resolve
+    from .runners import default_columns, resolve
     suite = Suite.locate(args.suite)
     patterns = args.scenarios or None
     scenarios = suite.select(patterns, args.all)
     if args.runner_ids is None:
-        runner_ids = list(DEFAULT_COLUMNS)
+        runner_ids = default_columns()
     else:
         runner_ids = list(dict.fromkeys(args.runner_ids))  # in the order given, duplicates dropped
         if not runner_ids:
             raise InputError("command line", "runners", "names no runner (--runners A,B or --runner ID)")
         for runner_id in runner_ids:
             resolve(runner_id)  # unknown ids are bad input, before anything runs
-    result = run_matrix(scenarios, runner_ids, suite.goldens_dir, with_vectors=not args.no_vectors)
+    result = run_matrix(scenarios, runner_ids, suite.goldens_dir, with_vectors=not args.no_vectors, jobs=args.jobs)
     _print(format_table(result))
     failed = result.failed()
     skipped = sum(1 for c in result.cells.values() if c.status == "SKIPPED")
@@ -571,6 +582,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--strict", action="store_true",
                    help="fail on any SKIPPED cell too (ERROR and DIVERGED always fail): for gates")
     p.add_argument("--report", metavar="DIR", help="write JSON, JUnit XML and Markdown reports into DIR")
+    p.add_argument("--jobs", metavar="N", type=positive_int, default=os.cpu_count() or 1,
+                   help="columns run at once, in threads (default: the number of CPUs, here %(default)s)")
     p.set_defaults(handler=cmd_matrix)
 
     p = sub.add_parser("controls", help="run the negative controls and the misreading catalogue: each must be "
@@ -584,8 +597,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("build", help="build one column's port (executable, shared library or wasm module) to a path")
     p.add_argument("column", metavar="COLUMN",
-                   help="c:cli, arm64, s390x, i386 (executables), c, c:O0, c:O3-native, c:zig (shared library), "
-                        "wasm, wasm-v8 (module), or control:<name>")
+                   help="c:cli, arm64:qemu, s390x:qemu, i386:qemu, riscv64:qemu, ppc64le:qemu (Linux executables), "
+                        "arm64, s390x, i386, riscv64 (freestanding ELF), c, c:O0, c:O3-native, c:zig (shared "
+                        "library), wasm, wasm-v8 (module), or control:<name>")
     p.add_argument("--out", required=True, metavar="PATH", help="file to write (or an existing folder)")
     p.set_defaults(handler=cmd_build)
 

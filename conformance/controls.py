@@ -20,7 +20,7 @@ row, then the scenarios cheapest first until one is DIVERGED, and classifies it:
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
@@ -29,7 +29,7 @@ from .build import C_DIR, DETERMINISM_FLAGS, system_cc
 from .matrix import DIVERGED, ERROR, PASS, SKIPPED, Cell, compare_scenario, vector_cell
 from .runners.base import Runner, RunnerError, RunnerUnavailable
 from .runners.cffi_runner import CffiRunner, CVariant
-from .runners.cross import TARGETS, cross_runner
+from .runners.unicorn_runner import ARCHES, ELF_FREESTANDING, UnicornRunner, elf_spec
 from .runners.reference import ReferenceRunner
 from .scenario import Scenario
 from .variants import load_patch, patched_tree, read_patch_data
@@ -58,7 +58,10 @@ def _patched(*names: str):
 
 
 def _fma_arm64() -> Runner:
-    return cross_runner(TARGETS["arm64"], "control:fma-arm64", flags=("-std=c99", "-O2", "-ffp-contract=fast"))
+    """The arm64 column's freestanding build with contraction on, under Unicorn (any host)."""
+    arch = ARCHES["arm64"]
+    flags = ("-std=c99", "-O2", "-ffp-contract=fast") + ELF_FREESTANDING
+    return UnicornRunner(arch, "control:fma-arm64", spec=elf_spec(arch, "control-fma-arm64", flags))
 
 
 def _fast_math_x64() -> Runner:
@@ -67,9 +70,13 @@ def _fast_math_x64() -> Runner:
 
 
 def _x87_i386() -> Runner:
-    return cross_runner(TARGETS["i386"], "control:x87-i386", flags=("-std=c99", "-O2", "-ffp-contract=off"),
-                        extra_flags=("-mcpu=i686", "-mno-sse", "-mno-sse2", "-mfpmath=387"),
-                        source_dir=_patched("no-x87-guard"))
+    """The i386 column's freestanding build for a CPU without SSE (x87 arithmetic, whose 80-bit
+    intermediates round twice), under Unicorn: its FPU starts as an OS leaves it, in extended
+    precision (control word 0x37f)."""
+    arch = replace(ARCHES["i386"], flags=("-mcpu=i686", "-mno-sse", "-mno-sse2", "-mfpmath=387"))
+    flags = ("-std=c99", "-O2", "-ffp-contract=off") + ELF_FREESTANDING
+    return UnicornRunner(arch, "control:x87-i386",
+                         spec=elf_spec(arch, "control-x87-i386", flags, source_dir=_patched("no-x87-guard")))
 
 
 def _careless(name: str, description: str, simulator: type, label: str) -> Control:

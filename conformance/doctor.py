@@ -11,9 +11,9 @@ missing tool: a check that cannot run is a missing need.
 
 from __future__ import annotations
 
-import platform
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from typing import Callable
@@ -71,15 +71,14 @@ def _node() -> Need:
     return Need(f"node >= {MIN_NODE_MAJOR}", major >= MIN_NODE_MAJOR, found, install)
 
 
-def _qemu(emulator: str) -> Need:
-    install = "apt-get install qemu-user-static"
+def _emulator(emulator: str, install: str) -> Need:
     path = shutil.which(emulator)
     if path is None:
         return Need(emulator, False, "not found on PATH", install)
     try:
         out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30)
         words = out.stdout.split()
-        found = words[words.index("version") + 1] if "version" in words else "present"
+        found = words[words.index("version") + 1] if "version" in words else (words[0] if words else "present")
     except (OSError, subprocess.TimeoutExpired) as err:
         return Need(emulator, False, f"cannot run: {err}", install)
     return Need(emulator, True, found, install)
@@ -91,14 +90,15 @@ NEED_CHECKS: dict[str, Callable[[], Need]] = {
     "wasmtime": lambda: _package("wasmtime", "pip install wasmtime"),
     "node": _node,
     "unicorn": lambda: _package("unicorn", "pip install unicorn"),
+    "wine": lambda: _emulator("wine", "apt-get install wine64"),
 }
 """Need kinds other than an emulator (``qemu:<name>``)."""
 
 
-def _cross_needs(column: str) -> tuple[str, ...]:
-    from .runners.cross import TARGETS
-    target = TARGETS[column]
-    if platform.machine().lower() in target.machines:
+def _cross_needs(arch: str) -> tuple[str, ...]:
+    from .runners.cross import TARGETS, native
+    target = TARGETS[arch]
+    if native(target):
         return ("zig",)  # runs natively on this host
     return ("zig", f"qemu:{target.emulator}")
 
@@ -106,20 +106,21 @@ def _cross_needs(column: str) -> tuple[str, ...]:
 def need_kinds(column: str) -> tuple[str, ...] | None:
     """The need kinds of a column id; None for an id whose needs the suite cannot know (exec:)."""
     from .runners.cross import TARGETS
+    from .runners.unicorn_runner import ARCHES
     if column == "reference":
         return ()
     if column.startswith("exec:"):
         return None
+    if column in ("control:fma-arm64", "control:x87-i386") or column in ARCHES:
+        return ("zig", "unicorn")
     if column.startswith("control:"):
         return ("cc",)
-    if column.endswith(":unicorn"):
-        return ("zig", "unicorn")
-    if column in TARGETS:
-        return _cross_needs(column)
-    if column.startswith("c:") and column.split(":", 1)[0] in TARGETS:
-        return _cross_needs(column.split(":", 1)[0])
+    arch, _, engine = column.partition(":")
+    if engine == "qemu" and arch in TARGETS:
+        return _cross_needs(arch)
     return {
         "c:zig": ("zig",),
+        "c:windows": ("zig",) if sys.platform == "win32" else ("zig", "wine"),
         "wasm": ("wasmtime", "zig"),
         "wasm-v8": ("node", "zig"),
     }.get(column, ("cc",) if column == "c" or column.startswith("c:") else None)
@@ -128,7 +129,7 @@ def need_kinds(column: str) -> tuple[str, ...] | None:
 def check(kind: str) -> Need:
     """Check one need kind now."""
     if kind.startswith("qemu:"):
-        return _qemu(kind.split(":", 1)[1])
+        return _emulator(kind.split(":", 1)[1], "apt-get install qemu-user-static")
     return NEED_CHECKS[kind]()
 
 
@@ -155,9 +156,17 @@ def doctor_columns() -> list[str]:
     return list(DEFAULT_COLUMNS) + others + ["exec:<command>", "control:<name>"]
 
 
+def where(column: str) -> str:
+    """``default`` (on any host), ``default here`` (an ``<arch>:qemu`` column this host can run,
+    which the default matrix then takes) or ``optional``."""
+    from .runners import DEFAULT_COLUMNS, default_columns
+    if column in DEFAULT_COLUMNS:
+        return "default"
+    return "default here" if column in default_columns() else "optional"
+
+
 def format_doctor(columns: list[str] | None = None) -> tuple[str, int]:
     """The doctor's table and the number of columns that cannot run here."""
-    from .runners import DEFAULT_COLUMNS
     columns = columns if columns is not None else doctor_columns()
     cache: dict[str, Need] = {}
     rows: list[tuple[str, str, str, str]] = []
@@ -165,15 +174,14 @@ def format_doctor(columns: list[str] | None = None) -> tuple[str, int]:
     blocked = 0
     for column in columns:
         kinds = need_kinds(column)
-        where = "default" if column in DEFAULT_COLUMNS else "optional"
         if kinds is None:
-            rows.append((column, where, "ready?", "your port"))
+            rows.append((column, where(column), "ready?", "your port"))
             continue
         needs = [cache.setdefault(k, check(k)) for k in kinds]
         ok = all(n.present for n in needs)
         blocked += not ok
         text = ", ".join(n.short() for n in needs) if needs else "Python only"
-        rows.append((column, where, "ready" if ok else "MISSING", text))
+        rows.append((column, where(column), "ready" if ok else "MISSING", text))
         installs += [n.install for n in needs if not n.present and n.install not in installs]
     widths = [max(len(r[i]) for r in rows + [("column", "", "status", "")]) for i in range(3)]
     lines = ["  ".join(["column".ljust(widths[0]), "".ljust(widths[1]), "status".ljust(widths[2]), "needs"])]

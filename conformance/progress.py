@@ -10,6 +10,7 @@ goes through ``note`` while one is, so that nothing is printed over the bar.
 from __future__ import annotations
 
 import sys
+import threading
 import time
 
 WIDTH = 24
@@ -35,6 +36,7 @@ class Progress:
         self.started = time.monotonic()
         self._last = 0.0
         self._drawn = False
+        self._lock = threading.RLock()  # matrix columns advance it from their threads
 
     def __enter__(self) -> "Progress":
         self._outer = Progress.active
@@ -52,6 +54,10 @@ class Progress:
                 f"{_clock(elapsed)} elapsed{eta}  {self.label[:40]}")
 
     def advance(self, count: int = 1, label: str | None = None) -> None:
+        with self._lock:
+            self._advance(count, label)
+
+    def _advance(self, count: int, label: str | None) -> None:
         self.done += count
         if label is not None:
             self.label = label
@@ -62,6 +68,10 @@ class Progress:
 
     def note(self, text: str, out=None) -> None:
         """A line that stays (on ``out``, default the bar's stream): above the bar on a terminal."""
+        with self._lock:
+            self._note(text, out)
+
+    def _note(self, text: str, out) -> None:
         out = self.stream if out is None else out
         if self.enabled:
             self._clear()

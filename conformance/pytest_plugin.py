@@ -118,8 +118,8 @@ def runner_ids(config: pytest.Config) -> list[str]:
     given = given_runners(config)
     if given is not None:
         return [runner_id for _, runner_id in given]
-    from .runners import DEFAULT_COLUMNS
-    return list(DEFAULT_COLUMNS)
+    from .runners import default_columns
+    return default_columns()
 
 
 class _Unusable:

@@ -69,9 +69,11 @@ def test_a_folder_as_out_keeps_the_artifact_name_and_the_library_is_the_c_column
 def test_each_column_builds_what_its_runner_runs() -> None:
     assert plan("c:cli").kind == "executable" and plan("c:cli").spec.target is None
     assert plan("c").kind == plan("c:O0").kind == "shared"
-    cross = plan("arm64")
+    cross = plan("arm64:qemu")
     assert (cross.kind, cross.spec.target) == ("executable", "aarch64-linux-musl")
     assert "-static" in cross.spec.link_flags
+    emulated = plan("riscv64")
+    assert (emulated.kind, emulated.spec.target) == ("freestanding", "riscv64-freestanding")
     assert plan("wasm").spec == plan("wasm-v8").spec and plan("wasm").kind == "wasm"
     assert "-ffp-contract=fast" in plan("control:fma-arm64").spec.flags
 
@@ -84,7 +86,7 @@ def test_a_column_that_builds_nothing_is_one_line_and_exit_2(column: str, tmp_pa
     lines = captured.err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: command line: column: ")
     if not column.startswith("control:"):
-        assert "can build: c, c:O0, c:O3-native, c:zig, c:cli, wasm, wasm-v8, arm64, s390x, i386" in lines[0]
+        assert "can build: c, c:O0, c:O3-native, c:zig, c:cli, wasm, wasm-v8, arm64, s390x, i386, riscv64" in lines[0]
     assert not (tmp_path / "x").exists()
 
 

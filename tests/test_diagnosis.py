@@ -300,3 +300,35 @@ def test_describe_case_reads_every_family() -> None:
         assert len(names) == len(family.args) and len(diagnosis.RESULT_NAMES[family.name]) == len(family.result)
         assert text.startswith(f"args {names[0]}=") and "; expected " in text and "; got " in text
     assert "got ['oops']" in diagnosis.describe_case("uniform", [1, 2], ["3ff0000000000000"], ["oops"])
+
+
+def test_rounding_only_tells_rounding_from_a_decision() -> None:
+    one_ulp = vectors.hexd(math.nextafter(0.3, 1.0))
+    expected = [vectors.hexd(0.3), vectors.hexd(-2.0), vectors.hexd(1.0)]
+    assert diagnosis.rounding_only("support_distance", expected, expected) == 0
+    assert diagnosis.rounding_only("support_distance", expected, [one_ulp] + expected[1:]) == 1
+    far = vectors.hexd(0.3 + 1e-6)
+    assert diagnosis.rounding_only("support_distance", expected, [far] + expected[1:]) is None
+    # an integer result that differs is a decision, whatever the doubles
+    closest = [vectors.hexd(0.3), vectors.hexd(0.4), 0]
+    assert diagnosis.rounding_only("solve_closest", closest, [one_ulp, closest[1], 1]) is None
+    assert diagnosis.rounding_only("solve_closest", closest, "garbage") is None
+
+
+def test_a_port_off_by_rounding_is_told_to_look_at_its_arithmetic() -> None:
+    """A -ffast-math build (other rounding in every formula): the vectors row says so, and a
+    diverged scene names the evaluation first.  One operation done otherwise (hypot) or one
+    misread decision is not that: its own primitive is named instead."""
+    from conformance.controls import CONTROLS
+    fast_math = next(c for c in CONTROLS if c.name == "fast-math-x64").make()
+    row, failure = vector_cell(fast_math, GOLDENS / "vectors")
+    assert row.status == DIVERGED and failure.rounding, row.reason
+    assert "bad cases of the formula primitives (" in row.reason and "differ by rounding only" in row.reason
+    found = cell(fast_math, "boundary-touching-walls", failure)
+    assert found.status == DIVERGED
+    assert found.diagnosis.cause.startswith("the floating-point evaluation differs, not the logic")
+    tree = patched_tree((load_patch(ROOT / "tests" / "c_variants" / "hypot-length.json"),))
+    for runner in (CffiRunner(CVariant("c-hypot", system_cc(), FLAGS, tree)), misreading("arrive-as-speed-clamp"),
+                   misreading("u-as-c-minus-x")):
+        row, failure = vector_cell(runner, GOLDENS / "vectors")
+        assert row.status == DIVERGED and not failure.rounding, (runner.id, row.reason)

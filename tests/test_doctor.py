@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import platform
 import shutil
 import subprocess
 import sys
@@ -37,8 +38,8 @@ def test_every_default_column_is_listed_first(capsys):
 
 def test_missing_qemu_is_named_with_its_install_command(monkeypatch, tmp_path, capsys):
     _hide_qemu(monkeypatch, tmp_path)
-    monkeypatch.setattr(doctor.platform, "machine", lambda: "x86_64")
-    assert main(["doctor", "arm64", "s390x"]) == 0  # missing needs are no failure
+    monkeypatch.setattr(platform, "machine", lambda: "x86_64")
+    assert main(["doctor", "arm64:qemu", "s390x:qemu"]) == 0  # missing needs are no failure
     out = capsys.readouterr().out
     assert "qemu-aarch64-static MISSING (apt-get install qemu-user-static)" in out
     assert "qemu-s390x-static MISSING" in out
@@ -48,16 +49,29 @@ def test_missing_qemu_is_named_with_its_install_command(monkeypatch, tmp_path, c
 
 @pytest.mark.skipif(shutil.which("qemu-aarch64-static") is None, reason="qemu-aarch64-static is not installed here")
 def test_present_qemu_shows_its_version(monkeypatch):
-    monkeypatch.setattr(doctor.platform, "machine", lambda: "x86_64")
+    monkeypatch.setattr(platform, "machine", lambda: "x86_64")
     need = doctor.check("qemu:qemu-aarch64-static")
     assert need.present and need.found[0].isdigit(), need
 
 
 def test_native_host_needs_no_emulator(monkeypatch):
-    monkeypatch.setattr(doctor.platform, "machine", lambda: "aarch64")
-    assert doctor.need_kinds("arm64") == ("zig",)
-    monkeypatch.setattr(doctor.platform, "machine", lambda: "x86_64")
-    assert doctor.need_kinds("arm64") == ("zig", "qemu:qemu-aarch64-static")
+    monkeypatch.setattr(platform, "machine", lambda: "aarch64")
+    assert doctor.need_kinds("arm64:qemu") == ("zig",)
+    monkeypatch.setattr(platform, "machine", lambda: "x86_64")
+    assert doctor.need_kinds("arm64:qemu") == ("zig", "qemu:qemu-aarch64-static")
+
+
+def test_without_qemu_no_default_column_needs_anything_beyond_pip(monkeypatch, tmp_path):
+    """A fresh machine: the default matrix is the Python-only columns, none of which needs qemu,
+    and no ``<arch>:qemu`` column joins it (so none can be SKIPPED for want of an emulator)."""
+    from conformance.runners import default_columns
+    _hide_qemu(monkeypatch, tmp_path)
+    monkeypatch.setattr(platform, "machine", lambda: "x86_64")
+    assert default_columns() == DEFAULT_COLUMNS
+    for column in DEFAULT_COLUMNS:
+        assert not any(kind.startswith("qemu:") for kind in doctor.need_kinds(column)), column
+    assert {"arm64", "s390x", "i386", "riscv64"} <= set(DEFAULT_COLUMNS)
+    assert doctor.where("ppc64le:qemu") == "optional"
 
 
 def test_needs_of_each_kind_of_column():
@@ -65,7 +79,9 @@ def test_needs_of_each_kind_of_column():
     assert doctor.need_kinds("c:O3-native") == ("cc",)
     assert doctor.need_kinds("wasm") == ("wasmtime", "zig")
     assert doctor.need_kinds("wasm-v8") == ("node", "zig")
-    assert doctor.need_kinds("arm64:unicorn") == ("zig", "unicorn")
+    assert doctor.need_kinds("arm64") == ("zig", "unicorn")
+    assert doctor.need_kinds("control:x87-i386") == ("zig", "unicorn")
+    assert doctor.need_kinds("riscv64:qemu") in (("zig", "qemu:qemu-riscv64-static"), ("zig",))
     assert doctor.need_kinds("reference") == ()
     assert doctor.need_kinds("exec:./port") is None
     assert doctor.needs_line("exec:./port") == "needs: your port (the suite cannot check it)"
@@ -87,11 +103,12 @@ def test_unknown_column_is_bad_usage(capsys):
 
 def test_skipped_matrix_column_shows_the_needs_line(monkeypatch, tmp_path):
     _hide_qemu(monkeypatch, tmp_path)
-    monkeypatch.setattr(doctor.platform, "machine", lambda: "x86_64")
-    cell = Cell("orca/x", "arm64", SKIPPED, reason="qemu-aarch64-static not found (apt-get install qemu-user-static)")
-    result = MatrixResult(rows=["orca/x"], runners=["arm64"], cells={("orca/x", "arm64"): cell})
+    monkeypatch.setattr(platform, "machine", lambda: "x86_64")
+    column = "arm64:qemu"
+    cell = Cell("orca/x", column, SKIPPED, reason="qemu-aarch64-static not found (apt-get install qemu-user-static)")
+    result = MatrixResult(rows=["orca/x"], runners=[column], cells={("orca/x", column): cell})
     text = format_table(result)
-    assert "SKIPPED  arm64: qemu-aarch64-static not found" in text
+    assert "SKIPPED  arm64:qemu: qemu-aarch64-static not found" in text
     assert "needs: ziglang" in text and "qemu-aarch64-static MISSING (apt-get install qemu-user-static)" in text
 
 

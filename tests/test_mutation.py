@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-import pytest
 
 from conformance.mutate import (KILLED, SURVIVED, Equivalence, Evidence, Outcome, _judge, evidence_cases, gather_evidence,
                                 generate_mutants, load_equivalent, load_gap_notes, run_mutants, score, sources_digest)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -68,6 +67,28 @@ def test_merge_two_machines_with_a_diverged_cell(reports, tmp_path: Path, capsys
     assert "http://" not in html.replace("http://www.w3.org/2000/svg", "")  # self-contained
     md = (tmp_path / "merged" / "matrix.md").read_text()
     assert "DIVERGED@" in md and "PASS" in md
+    # both columns ran x86-64: the merge says they disagree, and where
+    (group,) = merged["architectures"]
+    assert group["architecture"] == "x86_64" and not group["agree"] and group["differing"]
+    assert "## Same architecture, other machines and engines" in md and "| x86_64 |" in md and "NO: " in md
+
+
+def test_merge_confirms_one_architecture_on_two_engines(reports) -> None:
+    """A native column on one machine and an emulated one elsewhere (here: the same report
+    twice, the second relabelled as the arm64 column of an x86 machine, the first as a native
+    arm64 machine's c column) agree when every cell of both is PASS."""
+    good = load_report(reports[0])
+    native = json.loads(json.dumps(good))
+    for info in native["runners"].values():
+        info["architecture"] = "arm64"
+    native["header"]["platform"] = "linux-aarch64"
+    emulated = json.loads(json.dumps(good))
+    for info in emulated["runners"].values():
+        info["architecture"] = "aarch64"
+    merged = merge_reports([("native", native), ("emulated", emulated)])
+    (group,) = merged["architectures"]
+    assert group["architecture"] == "aarch64" and group["agree"] and len(group["columns"]) == 2
+    assert group["passed_cells"] == 2 * len(merged["rows"])
 
 
 def test_merge_refuses_different_goldens(reports, tmp_path: Path) -> None:

@@ -1,5 +1,5 @@
-"""The ``<arch>:unicorn`` columns: the freestanding ELF build, the ELF reader, the calling
-convention, the matrix, and the budget, fault and bad-file paths.  Every test SKIPs with the
+"""The Unicorn columns (``arm64``, ``s390x``, ``i386``, ``riscv64``): the freestanding ELF build,
+the ELF reader, each calling convention, the matrix, and the budget, fault and bad-file paths.  Every test SKIPs with the
 reason when unicorn or zig is missing."""
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ pytestmark = [pytest.mark.skipif(_NO_UNICORN is not None, reason=_NO_UNICORN or 
 from conformance.runners import unicorn_runner as U  # noqa: E402  (imports nothing optional)
 from conformance.runners.elf import ElfError, read_elf  # noqa: E402
 
-COLUMNS = [f"{name}:unicorn" for name in U.ARCHES]
+COLUMNS = list(U.ARCHES)
 SCENES = ["orca/head-on-exact", "orca/wall-gap", "orca/overlap-wall", "orca/zero-agents"]
 
 
@@ -84,14 +84,16 @@ def test_signatures_match_the_wasm_module():
     assert set(U.SIGNATURES) <= set(exports)
 
 
-def test_calls_by_the_calling_convention_match_wasm(arm64):
-    """Integer, 64-bit and double arguments, a ninth double on the stack, i64 and int results."""
+@pytest.mark.parametrize("column", COLUMNS)
+def test_calls_by_the_calling_convention_match_wasm(column: str):
+    """Integer, 64-bit and double arguments, a ninth double (on the stack; in a0 on RISC-V; all
+    on the stack on i386), i64 and int results."""
     pytest.importorskip("wasmtime", reason="wasmtime is needed for the wasm side of the comparison")
     from conformance.runners.wasm_runner import WasmRunner
     wasm = WasmRunner()
     wasm._load()
     w = wasm._instance()
-    m = arm64._load()
+    m = U.UnicornRunner(U.ARCHES[column])._load()
     for seed, n in ((0, 0), (-1, 7), (2**62, -5)):
         assert m.call("orca_splitmix64", 10**6, seed, n) == w.call("orca_splitmix64", 10**6, seed, n)
     args = (0.5, -1.25, 0.3, 2.0, 0.25, 1.0 / 3.0, -0.7, 0.9, 1e-3)
@@ -99,6 +101,15 @@ def test_calls_by_the_calling_convention_match_wasm(arm64):
     w.call("orca_agent_constraint", 10**6, *args)
     assert [struct.pack("<d", v) for v in m.results(4)] == [struct.pack("<d", v) for v in w.results(4)]
     assert m.call("orca_relax", 10**6, 0, 1, 2, 1.0, 0) == -2  # negative int results come back signed
+
+
+def test_i386_starts_with_the_floating_point_state_linux_gives_a_process():
+    """Unicorn's x86 starts with x87 control word 0 (single precision) and MXCSR 0 (unmasked):
+    the column must set what an OS sets, or the x87 control would measure the wrong thing."""
+    from unicorn import x86_const
+    m = U.UnicornRunner(U.ARCHES["i386"])._load()
+    assert m.uc.reg_read(x86_const.UC_X86_REG_FPCW) & 0xFFFF == 0x37F
+    assert m.uc.reg_read(x86_const.UC_X86_REG_MXCSR) & 0xFFFF == 0x1F80
 
 
 @pytest.mark.parametrize("column", COLUMNS)

@@ -11,9 +11,9 @@ the median run.  Time is the process's CPU time (user + system), which other pro
 shared machine disturb less than the wall clock:
 
 - ``c``: runners/c built by the host compiler at -O2, called through cffi;
-- ``wasm``: the module under wasmtime with the suite's configuration (fuel metering and NaN
-  canonicalisation on), then the same module with either or both switched off, to show what
-  each costs;
+- ``wasm``: the module under wasmtime with the suite's configuration (fuel metering on, NaN
+  canonicalisation off), then without fuel, and with NaN canonicalisation (the setting before
+  2026-12), to show what each costs;
 - ``wasm-v8``: the module under Node.js, timed by the port itself (ORCA_PORT_TIMING=1 makes
   port.mjs log the CPU time of its orca_run_advance calls to stderr); the first run of the
   process is shown apart (V8 tiers the code up from Liftoff to TurboFan while it runs).
@@ -132,11 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{os.cpu_count()} cores; circle of {n} agents, first {steps} steps; {args.repeat} runs per variant\n")
 
     variants = {
-        "wasm (wasmtime: fuel + NaN canonicalisation)": wasm,
+        "wasm (wasmtime: fuel, no NaN canonicalisation)": wasm,
         "  wasmtime without fuel": WasmRunner(engine_config={"consume_fuel": False}),
-        "  wasmtime without NaN canonicalisation": WasmRunner(engine_config={"cranelift_nan_canonicalization": False}),
-        "  wasmtime without either": WasmRunner(engine_config={"consume_fuel": False,
-                                                                "cranelift_nan_canonicalization": False}),
+        "  wasmtime with NaN canonicalisation": WasmRunner(engine_config={"cranelift_nan_canonicalization": True}),
     }
     native_rate(native, long_scene, steps)  # warm-up
     for runner in variants.values():

@@ -2,8 +2,10 @@
 
 ``resolve(id)`` turns ``reference``, ``c``, ``c:O0``, ``c:O3-native``, ``c:zig``, ``c:cli``,
 ``wasm`` (the wasm32 module under wasmtime), ``wasm-v8`` (the same module under Node.js),
-``arm64``, ``s390x``, ``i386`` (the CLI cross-compiled, under QEMU unless the host is that
-architecture),
+``arm64``, ``s390x``, ``i386``, ``riscv64`` (the freestanding build in an emulated CPU,
+in-process under Unicorn, on any host), ``arm64:qemu``, ``s390x:qemu``, ``i386:qemu``,
+``riscv64:qemu``, ``ppc64le:qemu`` (the CLI cross-compiled as a Linux binary, under
+qemu-user unless the host is that architecture: a second engine),
 ``exec:<command line>``, ``control:<name>`` (a negative control or an entry of the misreading
 catalogue: a deliberately wrong port, to see a red report) and the columns later modules
 register into a Runner.
@@ -17,17 +19,31 @@ from ..errors import InputError
 from .base import Runner, RunnerError, RunnerInfo, RunnerUnavailable, StateDump
 
 DEFAULT_COLUMNS: list[str] = ["c", "c:O0", "c:O3-native", "c:zig", "c:cli", "wasm", "wasm-v8",
-                               "arm64", "s390x", "i386"]
-"""The default matrix (the reference is left out: the goldens are its output)."""
+                               "arm64", "s390x", "i386", "riscv64"]
+"""The default matrix on any host, from the Python dependencies alone (the reference is left
+out: the goldens are its output)."""
+
+
+def default_columns() -> list[str]:
+    """The default matrix here: DEFAULT_COLUMNS, then each ``<arch>:qemu`` column that can run on
+    this host (its qemu-user emulator is on PATH, or the host is that architecture) and
+    ``c:windows`` where Wine is (or on Windows), so that a machine with them also gets the second
+    engine and one without them has no SKIPPED column."""
+    import shutil
+    import sys
+    from .cli_port import WINE
+    from .cross import TARGETS, runs_here
+    extra = [f"{name}:qemu" for name, target in TARGETS.items() if runs_here(target)]
+    if sys.platform == "win32" or shutil.which(WINE):
+        extra.append("c:windows")
+    return list(DEFAULT_COLUMNS) + extra
 
 _FACTORIES: dict[str, Callable[[], Runner]] = {}
 
 
-def register(runner_id: str, factory: Callable[[], Runner], default: bool = False) -> None:
-    """Make a column available under an id (and in the default matrix when asked)."""
+def register(runner_id: str, factory: Callable[[], Runner]) -> None:
+    """Make a column available under an id."""
     _FACTORIES[runner_id] = factory
-    if default and runner_id not in DEFAULT_COLUMNS:
-        DEFAULT_COLUMNS.append(runner_id)
 
 
 def known_ids() -> list[str]:
@@ -75,17 +91,18 @@ def _register_builtin() -> None:
         return
     _BUILTIN_DONE = True
     from .cffi_runner import CffiRunner, c_variants
-    from .cli_port import native_cli
+    from .cli_port import native_cli, windows_cli
     from .reference import ReferenceRunner
     from .wasm_runner import WasmRunner
     from .wasm_v8 import WasmV8Runner
     register("reference", ReferenceRunner)
     register("c:cli", native_cli)
+    register("c:windows", windows_cli)
     register("wasm", WasmRunner)
     register("wasm-v8", WasmV8Runner)
     from .cross import TARGETS, cross_runner
     for name, target in TARGETS.items():
-        register(name, lambda t=target: cross_runner(t))
+        register(f"{name}:qemu", lambda t=target: cross_runner(t))
     for variant_id, variant in c_variants().items():
         register(variant_id, lambda v=variant: CffiRunner(v))
     from .unicorn_runner import unicorn_columns
@@ -93,5 +110,5 @@ def _register_builtin() -> None:
         register(column, factory)
 
 
-__all__ = ["DEFAULT_COLUMNS", "Runner", "RunnerError", "RunnerInfo", "RunnerUnavailable", "StateDump",
+__all__ = ["DEFAULT_COLUMNS", "default_columns", "Runner", "RunnerError", "RunnerInfo", "RunnerUnavailable", "StateDump",
            "known_ids", "register", "resolve"]

@@ -8,11 +8,13 @@ compiler or emulator makes the column SKIPPED with the reason.
 
 from __future__ import annotations
 
+import os
 import shutil
+import sys
 from pathlib import Path
 
 from ..build import (C_DIR, DETERMINISM_FLAGS, BuildFailed, BuildSpec, Toolchain, ToolchainMissing, build,
-                     system_cc)
+                     system_cc, zig_available, zig_cc)
 from .base import RunnerError, RunnerInfo, RunnerUnavailable
 from .exec_runner import ExecRunner, Limits
 
@@ -34,10 +36,14 @@ class CliRunner(ExecRunner):
     """Builds the CLI, then speaks the protocol to it (through an emulator when given)."""
 
     def __init__(self, runner_id: str, spec: BuildSpec, emulator: str | None = None,
-                 missing: str | None = None, limits: Limits = Limits(), architecture: str | None = None):
-        super().__init__(runner_id, [], limits)
+                 missing: str | None = None, limits: Limits = Limits(), architecture: str | None = None,
+                 install: str = "apt-get install qemu-user-static", env: dict | None = None):
+        """``install`` is the command that installs the emulator (named when it is missing);
+        ``env`` the port's environment (default: the suite's)."""
+        super().__init__(runner_id, [], limits, env=env)
         self.spec = spec
         self.emulator = emulator
+        self.install = install
         self.missing = missing
         self.architecture = architecture
         self.artifact = None
@@ -48,7 +54,7 @@ class CliRunner(ExecRunner):
         if self.missing:
             raise RunnerUnavailable(self.missing)
         if self.emulator and shutil.which(self.emulator) is None:
-            raise RunnerUnavailable(f"{self.emulator} not found (apt-get install qemu-user-static)")
+            raise RunnerUnavailable(f"{self.emulator} not found ({self.install})")
         try:
             self.artifact = build(self.spec)
         except ToolchainMissing as err:
@@ -74,3 +80,18 @@ class CliRunner(ExecRunner):
 def native_cli() -> CliRunner:
     """``c:cli``: the host compiler's -O2 build of the CLI, through the protocol."""
     return CliRunner("c:cli", cli_spec("c-cli", system_cc(), DETERMINISM_FLAGS + ("-O2",)))
+
+
+WINDOWS_TARGET = "x86_64-windows-gnu"
+WINE = "wine"
+"""Debian's package wine64 installs it as /usr/bin/wine."""
+
+
+def windows_cli() -> CliRunner:
+    """``c:windows``: the CLI as a Windows executable (Zig's clang for x86_64-windows-gnu, the
+    MinGW runtime), through the protocol: natively on Windows, elsewhere under Wine."""
+    spec = cli_spec("c-windows", zig_cc(), DETERMINISM_FLAGS + ("-O2",), target=WINDOWS_TARGET)
+    on_windows = sys.platform == "win32"
+    return CliRunner("c:windows", spec, emulator=None if on_windows else WINE, missing=zig_available(),
+                     limits=Limits(handshake=120.0, reply=300.0, run=3600.0), architecture="x86_64",
+                     install="apt-get install wine64", env={**os.environ, "WINEDEBUG": "-all"})

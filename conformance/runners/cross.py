@@ -1,16 +1,20 @@
-"""Other architectures: the C CLI cross-compiled with Zig (static musl) and run under QEMU.
+"""Other architectures, second engine: the C CLI cross-compiled with Zig (static musl Linux
+binaries) and run under qemu-user.
 
-Columns: ``arm64`` (aarch64-linux), ``s390x`` (big-endian: proves the canonical byte order)
-and ``i386`` (32-bit x86 with SSE2 math).  Each runs natively when the host is that
-architecture, otherwise through Debian's ``qemu-<arch>-static`` called explicitly (containers
-often lack binfmt_misc).  A missing toolchain or emulator makes the column SKIPPED with the
-reason.  The emulated columns are slow: use them on the non-slow scenarios (the default
-matrix); ``--all`` adds the 1000-agent circle, which takes minutes under emulation.
+Columns: ``arm64:qemu`` (aarch64-linux), ``s390x:qemu`` (big-endian), ``i386:qemu`` (32-bit
+x86 with SSE2 math), ``riscv64:qemu`` and ``ppc64le:qemu`` (POWER8, little-endian: Unicorn
+cannot run it, see docs/unicorn.md).  The plain ``arm64``, ``s390x``, ``i386`` and ``riscv64``
+columns are the first engine (unicorn_runner.py), which needs no emulator installed.  Each
+runs natively when the host is that architecture, otherwise through Debian's
+``qemu-<arch>-static`` called explicitly (containers often lack binfmt_misc).  A missing
+toolchain or emulator makes the column SKIPPED with the reason; the default matrix takes
+these columns only where they can run (``runs_here``).
 """
 
 from __future__ import annotations
 
 import platform
+import shutil
 from dataclasses import dataclass
 
 from ..build import DETERMINISM_FLAGS, zig_available, zig_cc
@@ -33,22 +37,28 @@ TARGETS = {
     "s390x": CrossTarget("s390x", "s390x-linux-musl", "qemu-s390x-static", ("s390x",)),
     "i386": CrossTarget("i386", "x86-linux-musl", "qemu-i386-static", ("i386", "i686"),
                         ("-msse2", "-mfpmath=sse")),
+    "riscv64": CrossTarget("riscv64", "riscv64-linux-musl", "qemu-riscv64-static", ("riscv64",)),
+    "ppc64le": CrossTarget("ppc64le", "powerpc64le-linux-musl", "qemu-ppc64le-static", ("ppc64le",),
+                           ("-mcpu=pwr8",)),
 }
 
 EMULATED_LIMITS = Limits(handshake=60.0, reply=300.0, run=3600.0)
 
 
-def cross_runner(target: CrossTarget, runner_id: str | None = None, extra_flags: tuple[str, ...] = (),
-                 flags: tuple[str, ...] | None = None, source_dir=None) -> CliRunner:
-    """The CLI for one target; ``flags`` replaces the determinism flags (negative controls)."""
-    chosen = (DETERMINISM_FLAGS + ("-O2",) if flags is None else flags) + target.flags + extra_flags
-    native = platform.machine().lower() in target.machines
-    kwargs = {} if source_dir is None else {"source_dir": source_dir}
-    name = (runner_id or target.column).replace(":", "-")
-    spec = cli_spec(f"cross-{name}", zig_cc(), chosen, target=target.target, static=True, **kwargs)
-    return CliRunner(runner_id or target.column, spec, emulator=None if native else target.emulator,
+def native(target: CrossTarget) -> bool:
+    """Whether this host runs the target's binaries itself."""
+    return platform.machine().lower() in target.machines
+
+
+def runs_here(target: CrossTarget) -> bool:
+    """Natively, or with its qemu-user emulator on PATH."""
+    return native(target) or shutil.which(target.emulator) is not None
+
+
+def cross_runner(target: CrossTarget, runner_id: str | None = None, flags: tuple[str, ...] | None = None) -> CliRunner:
+    """The CLI for one target, column ``<arch>:qemu``; ``flags`` replaces the determinism flags."""
+    chosen = (DETERMINISM_FLAGS + ("-O2",) if flags is None else flags) + target.flags
+    column = runner_id or f"{target.column}:qemu"
+    spec = cli_spec(f"cross-{column.replace(':', '-')}", zig_cc(), chosen, target=target.target, static=True)
+    return CliRunner(column, spec, emulator=None if native(target) else target.emulator,
                      missing=zig_available(), limits=EMULATED_LIMITS, architecture=target.target.split("-")[0])
-
-
-def cross_columns() -> dict[str, CliRunner]:
-    return {name: cross_runner(t) for name, t in TARGETS.items()}

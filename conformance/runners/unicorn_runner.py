@@ -1,4 +1,5 @@
-"""The ``<arch>:unicorn`` columns: one freestanding ELF build of the C port, run under Unicorn.
+"""The ``arm64``, ``s390x``, ``i386`` and ``riscv64`` columns: one freestanding ELF build of the C port,
+run in-process under Unicorn on any host.
 
 Contract: ``elf_spec(arch)`` is the BuildSpec of a static, libc-free ELF executable of the C
 port for one architecture: runners/c/*.c unchanged, the wasm build's export layer
@@ -20,8 +21,8 @@ starts from the image's pristine .data/.bss, so nothing carries over.  docs/unic
 from __future__ import annotations
 
 import hashlib
+import importlib
 import platform
-import struct
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +31,7 @@ from typing import Callable
 from ..build import (C_DIR, DETERMINISM_FLAGS, ROOT, Artifact, BuildFailed, BuildSpec, ToolchainMissing, build,
                      zig_available, zig_cc)
 from .base import RunnerError, RunnerInfo, RunnerUnavailable
+from .calling_conventions import ABIS, STACK_BYTES, STACK_TOP, STOP_ADDRESS
 from .elf import ElfError, ElfImage, read_elf
 from .guest_memory import GuestMemory
 from .export_layer import ABI_VERSION, FUEL_CALL, ExportLayerRunner
@@ -40,10 +42,6 @@ FREESTANDING_DIR = ROOT / "runners" / "freestanding"
 HEAP_BASE = 0x1000_0000
 HEAP_END = 0x3000_0000
 """The heap region (512 MiB, the wasm column's memory limit), mapped by the host up front."""
-STACK_TOP = 0x0F00_0000
-STACK_BYTES = 1 << 20
-STOP_ADDRESS = 0x0E00_0000
-"""The return address of every call: emulation stops when the code returns there."""
 PAGE = 0x1000
 
 SECONDS_CALL = 2.0
@@ -55,9 +53,11 @@ call; a runaway one is stopped within seconds to minutes."""
 MAX_CALL_FUEL = 2_000_000_000
 """Batches of steps are cut so that no call gets more budget than this (100 s + SECONDS_CALL)."""
 
-ELF_FLAGS = DETERMINISM_FLAGS + ("-O2", "-g0", "-ffreestanding", "-Wno-unknown-attributes")
-"""The C flags: the suite's determinism flags, -O2, no debug info, freestanding (no libc is
-assumed); exports.c's wasm-only export_name attribute is ignored without a warning."""
+ELF_FREESTANDING = ("-g0", "-ffreestanding", "-Wno-unknown-attributes")
+"""No debug info, freestanding (no libc is assumed); exports.c's wasm-only export_name
+attribute is ignored without a warning."""
+ELF_FLAGS = DETERMINISM_FLAGS + ("-O2",) + ELF_FREESTANDING
+"""The C flags of the columns: the suite's determinism flags, -O2 and the above."""
 
 
 @dataclass(frozen=True)
@@ -76,8 +76,14 @@ ARCHES: dict[str, Arch] = {
     "arm64": Arch("arm64", "aarch64-freestanding", ("-mcpu=generic",), "UC_ARCH_ARM64", ("UC_MODE_ARM",),
                   "aapcs64"),
     "s390x": Arch("s390x", "s390x-freestanding", ("-mcpu=z10",), "UC_ARCH_S390X", ("UC_MODE_BIG_ENDIAN",), "s390x"),
+    "riscv64": Arch("riscv64", "riscv64-freestanding", ("-mcpu=baseline_rv64",), "UC_ARCH_RISCV", ("UC_MODE_RISCV64",),
+                    "lp64d"),
+    "i386": Arch("i386", "x86-freestanding", ("-mcpu=pentium4", "-msse2", "-mfpmath=sse"), "UC_ARCH_X86",
+                 ("UC_MODE_32",), "cdecl32"),
 }
-"""Columns ``<name>:unicorn``."""
+"""The columns, by id.  ppc64le is missing: Unicorn 2.1's PPC64 is unfinished (its PPC64 mode is
+documented as unsupported; the POWER7-10 models either keep MSR.LE or MSR.FP but not both, so
+little-endian floating-point code cannot run); ``ppc64le:qemu`` (cross.py) covers it."""
 
 
 def elf_spec(arch: Arch, name: str | None = None, flags: tuple[str, ...] = ELF_FLAGS,
@@ -119,113 +125,6 @@ SIGNATURES: dict[str, tuple[str, str]] = {
 pointer, ``d`` binary64, ``""`` void; the same as the wasm module's (a test compares them)."""
 
 
-def _bits(value: float) -> int:
-    return struct.unpack("<Q", struct.pack("<d", value))[0]
-
-
-def _float(bits: int) -> float:
-    return struct.unpack("<d", struct.pack("<Q", bits & 0xFFFF_FFFF_FFFF_FFFF))[0]
-
-
-def _word(kind: str, value, width: int) -> int:
-    """An integer argument as the register value: int32 sign-extended (as 64-bit ABIs require)."""
-    mask = (1 << width) - 1
-    if kind == "i":
-        value = int(value) & 0xFFFF_FFFF
-        value = value - (1 << 32) if value >= 1 << 31 else value
-    return int(value) & mask
-
-
-# ---------------------------------------------------------------------- calling conventions
-
-class Abi:
-    """Where a call's arguments go, where its result comes back, and the return-address register."""
-
-    pointer_bytes = 8
-
-    def __init__(self, uc, consts):
-        self.uc = uc
-        self.c = consts
-
-    def reg(self, name: str) -> int:
-        return getattr(self.c, name)
-
-    def setup(self, address: int, types: str, args: tuple, endian: str) -> None:
-        raise NotImplementedError
-
-    def place(self, types: str, args: tuple, int_regs: list[str], float_regs: list[str]) -> list[int]:
-        """Integers into ``int_regs`` and doubles into ``float_regs`` in order, as 64-bit words;
-        returns the words that did not fit, in order, for the stack."""
-        ints, floats, stack = iter(int_regs), iter(float_regs), []
-        for kind, value in zip(types, args):
-            word = _bits(value) if kind == "d" else _word(kind, value, 64)
-            register = next(floats if kind == "d" else ints, None)
-            if register is None:
-                stack.append(word)
-            else:
-                self.uc.reg_write(self.reg(register), word)
-        return stack
-
-    def result(self, kind: str) -> int | float | None:
-        raise NotImplementedError
-
-    def pc(self) -> int:
-        raise NotImplementedError
-
-
-class Aapcs64(Abi):
-    """AArch64: x0..x7 integers, d0..d7 doubles, the rest in 8-byte stack slots; x30 = LR."""
-
-    def setup(self, address: int, types: str, args: tuple, endian: str) -> None:
-        uc, r = self.uc, self.reg
-        stack = self.place(types, args, [f"UC_ARM64_REG_X{k}" for k in range(8)],
-                           [f"UC_ARM64_REG_D{k}" for k in range(8)])
-        sp = STACK_TOP - 64 - 16 * ((len(stack) * 8 + 15) // 16)
-        if stack:
-            uc.mem_write(sp, struct.pack(f"{endian}{len(stack)}Q", *stack))
-        uc.reg_write(r("UC_ARM64_REG_SP"), sp)
-        uc.reg_write(r("UC_ARM64_REG_X30"), STOP_ADDRESS)
-
-    def result(self, kind: str):
-        if kind == "d":
-            return _float(self.uc.reg_read(self.reg("UC_ARM64_REG_D0")))
-        return self.uc.reg_read(self.reg("UC_ARM64_REG_X0"))
-
-    def pc(self) -> int:
-        return self.uc.reg_read(self.reg("UC_ARM64_REG_PC"))
-
-
-class S390x(Abi):
-    """s390x ELF ABI: r2..r6 integers (sign-extended to 64 bits), f0, f2, f4, f6 doubles, the
-    rest in 8-byte slots at 160(r15) after the 160-byte register save area; r14 = return
-    address; results in r2 / f0.  Big-endian."""
-
-    def setup(self, address: int, types: str, args: tuple, endian: str) -> None:
-        uc, r = self.uc, self.reg
-        stack = self.place(types, args, [f"UC_S390X_REG_R{2 + k}" for k in range(5)],
-                           [f"UC_S390X_REG_F{2 * k}" for k in range(4)])
-        sp = STACK_TOP - 256 - 8 * ((len(stack) + 1) // 2 * 2) - 160
-        if stack:
-            uc.mem_write(sp + 160, struct.pack(f"{endian}{len(stack)}Q", *stack))
-        # 64-bit addressing (PSW EA and BA bits): Unicorn starts in 24-bit mode
-        uc.reg_write(r("UC_S390X_REG_PSWM"), uc.reg_read(r("UC_S390X_REG_PSWM")) | 0x1_8000_0000)
-        # the additional floating-point registers (CR0 AFP bit): f1, f3, f5, f7-f15
-        uc.reg_write(r("UC_S390X_REG_CR0"), uc.reg_read(r("UC_S390X_REG_CR0")) | 0x4_0000)
-        uc.reg_write(r("UC_S390X_REG_R15"), sp)
-        uc.reg_write(r("UC_S390X_REG_R14"), STOP_ADDRESS)
-
-    def result(self, kind: str):
-        if kind == "d":
-            return _float(self.uc.reg_read(self.reg("UC_S390X_REG_F0")))
-        return self.uc.reg_read(self.reg("UC_S390X_REG_R2"))
-
-    def pc(self) -> int:
-        return self.uc.reg_read(self.reg("UC_S390X_REG_PC"))
-
-
-ABIS: dict[str, type[Abi]] = {"aapcs64": Aapcs64, "s390x": S390x}
-
-
 # ---------------------------------------------------------------------- the machine
 
 class _Machine(GuestMemory):
@@ -241,7 +140,7 @@ class _Machine(GuestMemory):
         self.image = image
         self.endian = image.endian
         self.seconds_per_fuel = seconds_per_fuel
-        consts = getattr(unicorn, f"{arch.uc_arch.split('_')[-1].lower()}_const")
+        consts = importlib.import_module(f"unicorn.{arch.uc_arch.split('_')[-1].lower()}_const")
         mode = 0
         for name in arch.uc_mode:
             mode |= getattr(unicorn, name)
@@ -355,7 +254,7 @@ class UnicornRunner(ExportLayerRunner):
                  seconds_per_fuel: float = SECONDS_PER_FUEL):
         """``seconds_per_fuel`` sets the call budgets (tests make it tiny to prove the path)."""
         self.arch = arch
-        self.id = runner_id or f"{arch.column}:unicorn"
+        self.id = runner_id or arch.column
         self.spec = spec
         self.seconds_per_fuel = seconds_per_fuel
         self.artifact: Artifact | None = None
@@ -424,4 +323,4 @@ class UnicornRunner(ExportLayerRunner):
 
 def unicorn_columns() -> dict[str, Callable[[], UnicornRunner]]:
     """Column id -> factory, for the registry."""
-    return {f"{name}:unicorn": (lambda a=arch: UnicornRunner(a)) for name, arch in ARCHES.items()}
+    return {name: (lambda a=arch: UnicornRunner(a)) for name, arch in ARCHES.items()}

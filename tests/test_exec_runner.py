@@ -45,10 +45,13 @@ def test_honest_fake_passes() -> None:
     ("flood", "without a newline"),
     ("garbage", "garbage reply to run"),
     ("short", "returned 300 states, expected 301"),
-    ("long", 'expected {"done": 300}'),
+    ("long", "returned more than the 301 states asked for"),
     ("nan", "non-finite state at step 150"),
     ("no-read", "no reply to run"),
-    ("bad-hello", "bad hello reply"),
+    ("bad-hello", "reply to hello does not follow the protocol (hello-reply.schema.json): protocol: 1 was expected"),
+    ("upper-hash", "reply to run (step 0) does not follow the protocol (run-step-reply.schema.json): hash: '"),
+    ("string-step", "(run-step-reply.schema.json): step: '150' is not of type 'integer'"),
+    ("extra-field", "(run-step-reply.schema.json): (the reply): Additional properties are not allowed ('time_ms'"),
     ("spam-stderr", "port exited (status 4)"),
 ])
 def test_misbehaving_port_is_a_failed_cell(mode: str, reason: str) -> None:

@@ -2,7 +2,9 @@
 
 Contract: a port that crashes, segfaults, hangs, never answers, floods its output, prints
 garbage, returns the wrong number of steps or reports an error becomes a ``RunnerError`` with
-the reason and the tail of its stderr; the whole process group is killed on timeout, on a bad
+the reason and the tail of its stderr; so does a reply that does not follow its schema
+(conformance/schemas/protocol/, the one definition of every message), naming the field and
+what is wrong with it (an upper-case hash, a missing key, a number where a string belongs); the whole process group is killed on timeout, on a bad
 reply and on close, and the next request starts a fresh process.  Requests are written by a
 separate thread, so a port that never reads its stdin cannot block the harness.
 """
@@ -18,13 +20,35 @@ import subprocess
 import threading
 import time
 from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
 from typing import Iterator
 
+import jsonschema
+
 from .. import vectors
+from ..errors import format_path
 from ..scenario import Scene
 from .base import Runner, RunnerError, RunnerInfo, StateDump
 
 PROTOCOL_VERSION = 1
+
+
+@lru_cache(maxsize=None)
+def reply_validator(message: str) -> jsonschema.Draft202012Validator:
+    """The validator of one reply kind (``hello-reply``, ``run-step-reply``, ...)."""
+    text = resources.files("conformance").joinpath(f"schemas/protocol/{message}.schema.json").read_text()
+    return jsonschema.Draft202012Validator(json.loads(text))
+
+
+def schema_problem(data: dict, message: str) -> str | None:
+    """Why ``data`` is not a valid ``message`` (the field and the reason), or None."""
+    validator = reply_validator(message)
+    if validator.is_valid(data):
+        return None
+    err = jsonschema.exceptions.best_match(validator.iter_errors(data))
+    field = format_path(list(err.absolute_path)) or "(the reply)"
+    return f"{field}: {err.message[:200]}"
 
 
 @dataclass(frozen=True)
@@ -125,8 +149,9 @@ class _Port:
         time.sleep(0.05)  # let the stderr reader drain what the dying port wrote
         return RunnerError(reason, self.stderr())
 
-    def reply(self, timeout: float, what: str) -> dict:
-        """Next reply line as a JSON object; RunnerError on timeout, EOF, flood or garbage."""
+    def reply(self, timeout: float, what: str, message: str) -> dict:
+        """Next reply line as a JSON object following the schema of ``message`` (or an error
+        reply); RunnerError on timeout, EOF, flood, garbage or a reply off its schema."""
         try:
             line = self.lines.get(timeout=timeout)
         except queue.Empty:
@@ -146,6 +171,11 @@ class _Port:
             raise self.fail(f"reply to {what} is not a JSON object: {line[:120]!r}")
         if "error" in data:
             raise self.fail(f"port reported an error during {what}: {str(data['error'])[:300]}")
+        if message == "run-step-reply" and "done" in data:
+            message = "run-done-reply"  # a run that ends early: the caller says what is wrong
+        problem = schema_problem(data, message)
+        if problem:
+            raise self.fail(f"reply to {what} does not follow the protocol ({message}.schema.json): {problem}")
         return data
 
     def kill(self) -> None:
@@ -190,9 +220,7 @@ class ExecRunner(Runner):
             self._port.kill()
         port = _Port(self.argv, self.limits, self.env)
         port.send({"cmd": "hello", "protocol": PROTOCOL_VERSION})
-        hello = port.reply(self.limits.handshake, "hello")
-        if hello.get("protocol") != PROTOCOL_VERSION or not isinstance(hello.get("port"), dict):
-            raise port.fail(f"bad hello reply (want protocol {PROTOCOL_VERSION} and a port object): {hello}")
+        hello = port.reply(self.limits.handshake, "hello", "hello-reply")  # the schema pins protocol 1
         self._port = port
         self._hello = hello["port"]
         return port
@@ -222,15 +250,16 @@ class ExecRunner(Runner):
                 left = deadline - time.monotonic()
                 if left <= 0:
                     raise port.fail(f"run exceeded its {self.limits.run:.0f} s budget at step {step}")
-                data = port.reply(min(self.limits.reply, left), f"run (step {step})")
+                data = port.reply(min(self.limits.reply, left), f"run (step {step})", "run-step-reply")
                 if "done" in data:
                     raise port.fail(f"returned {step} states, expected {scene.steps + 1}")
-                h = data.get("hash")
-                if data.get("step") != step or not (isinstance(h, str) and len(h) == 64):
-                    raise port.fail(f"bad step reply, want step {step} and a 64-hex hash: {str(data)[:200]}")
-                yield h.lower()
-            data = port.reply(self.limits.reply, "run (done)")
-            if data.get("done") != scene.steps:
+                if data["step"] != step:
+                    raise port.fail(f"bad step reply, want step {step}: {str(data)[:200]}")
+                yield data["hash"]
+            data = port.reply(self.limits.reply, "run (done)", "run-step-reply")
+            if "done" not in data:
+                raise port.fail(f"returned more than the {scene.steps + 1} states asked for: {str(data)[:200]}")
+            if data["done"] != scene.steps:
                 raise port.fail(f"expected {{\"done\": {scene.steps}}} after the last step, got {str(data)[:200]}")
             finished = True
         finally:
@@ -240,27 +269,19 @@ class ExecRunner(Runner):
     def dump(self, scene: Scene, step: int) -> StateDump:
         port = self._live()
         port.send({"cmd": "dump", "scene": scene.to_json(), "step": step})
-        data = port.reply(self.limits.run, f"dump (step {step})")
-        agents = data.get("agents")
-        if data.get("step") != step or not isinstance(agents, list) or len(agents) != len(scene.agents):
+        data = port.reply(self.limits.run, f"dump (step {step})", "dump-reply")  # 6 lower-case hex doubles
+        agents = data["agents"]
+        if data["step"] != step or len(agents) != len(scene.agents):
             self._drop()
             raise RunnerError(f"bad dump reply: want step {step} and {len(scene.agents)} agents")
-        try:
-            rows = tuple(tuple(vectors.unhexd(v) for v in row) for row in agents)
-        except (TypeError, ValueError):
-            self._drop()
-            raise RunnerError("bad dump reply: values must be 16-hex-digit doubles") from None
-        if any(len(r) != 6 for r in rows):
-            self._drop()
-            raise RunnerError("bad dump reply: 6 values per agent")
-        return StateDump(step, rows)  # type: ignore[arg-type]
+        return StateDump(step, tuple(tuple(vectors.unhexd(v) for v in row) for row in agents))  # type: ignore[arg-type]
 
     def vectors(self, family: str, args: list[list]) -> list[list]:
         port = self._live()
         port.send({"cmd": "vectors", "family": family, "cases": args})
-        data = port.reply(self.limits.run, f"vectors ({family})")
-        results = data.get("results")
-        if not isinstance(results, list) or len(results) != len(args):
+        data = port.reply(self.limits.run, f"vectors ({family})", "vectors-reply")
+        results = data["results"]
+        if len(results) != len(args):
             self._drop()
             raise RunnerError(f"bad vectors reply for {family}: want {len(args)} results")
         return results

@@ -16,6 +16,9 @@ failing that MODE names, so every test sees exactly one misbehaviour:
   no-read          never reads stdin after the hello (the harness must not block writing)
   bad-hello        answers the hello with another protocol version
   spam-stderr      writes 10 MB to stderr, then crashes
+  upper-hash       writes its hashes in upper case (the schema says lower)
+  string-step      writes the step number as a string in the middle of a run
+  extra-field      adds a key the step reply does not have in the middle of a run
 """
 
 from __future__ import annotations
@@ -79,7 +82,14 @@ def do_run(request: dict) -> None:
                 os._exit(4)
         if MODE == "short" and step == steps:
             break
-        send({"step": step, "hash": state_hash(data)})
+        reply = {"step": step, "hash": state_hash(data)}
+        if MODE == "upper-hash":
+            reply["hash"] = reply["hash"].upper()
+        if step == middle and MODE == "string-step":
+            reply["step"] = str(step)
+        if step == middle and MODE == "extra-field":
+            reply["time_ms"] = 3
+        send(reply)
     if MODE == "long":
         send({"step": steps + 1, "hash": "0" * 64})
     send({"done": steps})

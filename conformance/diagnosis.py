@@ -22,7 +22,7 @@ differ (both values as hex bits, their ULP distance).  Then it names the cause, 
 
 ``diagnose`` also serves a run that stopped on a non-finite state (``non_finite``, the step is
 the first bad one): the bad step's dump is used when the port can give it, else the last good
-step alone.  ``first_failing_family`` and ``describe_case`` name a failing primitive case with
+step alone.  ``describe_case`` names a failing primitive case with
 its decoded arguments, expected and actual results.
 """
 
@@ -34,34 +34,18 @@ import math
 import re
 import struct
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Iterator, Sequence
 
 from . import vectors
+from .float_bits import bits, ulp_distance
 from .runners.base import DUMP_FIELDS, Runner, RunnerError, StateDump
 from .scenario import Scene
 from .state_hash import FIELDS as HASH_FIELDS
 from .state_hash import NonFiniteState, canonical_bytes, state_hash
 
 
-def bits(value: float) -> int:
-    return struct.unpack("<Q", struct.pack("<d", value))[0]
-
-
 def hex_bits(value: float) -> str:
     return f"0x{bits(value):016X}"
-
-
-def ulp_distance(a: float, b: float) -> int | None:
-    """Number of representable doubles between a and b (None when either is NaN)."""
-    if a != a or b != b:
-        return None
-
-    def ordered(x: float) -> int:
-        u = bits(x)
-        return -(u & 0x7FFFFFFFFFFFFFFF) if u >> 63 else u
-
-    return abs(ordered(a) - ordered(b))
 
 
 @dataclass
@@ -857,18 +841,3 @@ def describe_case(family: str, args: list, expected: list, got) -> str:
     return (f"args {_readable_values(fam.args, arg_names, args)}; "
             f"expected {_readable_values(fam.result, result_names, expected)}; "
             f"got {_readable_values(fam.result, result_names, got)}")
-
-
-def first_failing_family(runner: Runner, vector_folder: Path) -> VectorFailure | None:
-    """(family, first bad case) of the first primitive family the runner gets wrong, or None;
-    ``detail`` describes the case (decoded arguments, expected and actual results)."""
-    for name, cases in vectors.load_all(vector_folder).items():
-        try:
-            results = runner.vectors(name, [c["args"] for c in cases])
-        except RunnerError as err:
-            return VectorFailure(name, 0, f"the family failed: {err.reason[:200]}")
-        bad = vectors.compare(cases, results)
-        if bad:
-            got = results[bad[0]] if len(results) == len(cases) else "(wrong number of results)"
-            return VectorFailure(name, bad[0], describe_case(name, cases[bad[0]]["args"], cases[bad[0]]["result"], got))
-    return None

@@ -26,12 +26,12 @@ Nothing here raises for a misbehaving runner, and nothing affects a hash or a ce
 from __future__ import annotations
 
 import math
-import struct
 import time
 from array import array
 from dataclasses import dataclass, field
 
 from .driver import Driver, build_simulator
+from .float_bits import ulp_distance
 from .runners.base import Runner, RunnerError, RunnerUnavailable
 from .runners.reference import ReferenceRunner
 from .scenario import Scene
@@ -82,15 +82,10 @@ class DivergenceSeries:
 Positions = tuple[array, array]
 
 
-def _ordered(x: float) -> int:
-    u = struct.unpack("<Q", struct.pack("<d", x))[0]
-    return -(u & 0x7FFFFFFFFFFFFFFF) if u >> 63 else u
-
-
 def _ulps(a: float, b: float) -> int:
-    if a != a or b != b:
-        return 2 ** 64
-    return abs(_ordered(a) - _ordered(b))
+    """ulp_distance, with a NaN as the largest distance."""
+    distance = ulp_distance(a, b)
+    return 2 ** 64 if distance is None else distance
 
 
 def sample_steps(first: int, last: int, count: int = SAMPLES, growth: float = GROWTH) -> list[int]:

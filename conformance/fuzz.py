@@ -23,11 +23,11 @@ from pathlib import Path
 from typing import Callable
 
 from . import __version__
-from .diagnosis import VectorFailure, diagnose, first_failing_family, parse_non_finite
+from .diagnosis import VectorFailure, diagnose, parse_non_finite
 from .driver import run
 from .errors import InputError
 from .fuzz_scenes import KINDS, FuzzScene, kind_of, make_scene
-from .matrix import DIVERGED, ERROR, PASS, SKIPPED, Cell, MatrixResult
+from .matrix import DIVERGED, ERROR, PASS, SKIPPED, Cell, MatrixResult, vector_cell
 from .runners import resolve
 from .runners.base import Runner, RunnerError, RunnerInfo, RunnerUnavailable
 from .runners.reference import ReferenceRunner
@@ -258,9 +258,8 @@ def run_fuzz(runners: list[str | Runner], seed: int, count: int | None, seconds:
             if runner.id not in failures and not with_vectors:
                 failures[runner.id] = None
             if runner.id not in failures:
-                found = first_failing_family(runner, vector_folder)
-                without = found is not None and found.detail.startswith("the family failed")  # no primitive API
-                failures[runner.id] = None if without else found
+                row, found = vector_cell(runner, vector_folder)
+                failures[runner.id] = found if row.status == DIVERGED else None  # ERROR: no primitive API
             return failures[runner.id]
         return get
     reference = ReferenceRunner()

@@ -21,8 +21,7 @@ from __future__ import annotations
 from html import escape
 
 from .drawing import divergence_chart_svg, divergence_overlay_svg, neighbourhood_svg
-from .matrix import DIVERGED, ERROR, PASS, SKIPPED
-from .report import cell_text
+from .matrix import DIVERGED, ERROR, PASS, SKIPPED, status_text
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }
@@ -63,7 +62,7 @@ def html_page(doc: dict) -> str:
                 cells.append("<td>–</td>")
                 continue
             anchor = f' href="#{_anchor(row, column)}"' if cell["status"] in (DIVERGED, ERROR) else ""
-            text = escape(cell_text(cell))
+            text = escape(status_text(cell["status"], cell["step"]))
             body = f"<a{anchor}>{text}</a>" if anchor else text
             cells.append(f'<td class="{cell["status"]}" title="{escape(cell["reason"])}">{body}</td>')
         parts.append(f"<tr><td><code>{escape(row)}</code></td>{''.join(cells)}</tr>")

@@ -30,6 +30,11 @@ PASS, DIVERGED, ERROR, SKIPPED = "PASS", "DIVERGED", "ERROR", "SKIPPED"
 VECTORS_ROW = "vectors"
 
 
+def status_text(status: str, step: int | None) -> str:
+    """A cell as the tables show it: PASS, DIVERGED@k, ERROR, SKIPPED."""
+    return f"DIVERGED@{step}" if status == DIVERGED and step is not None else status
+
+
 @dataclass
 class Cell:
     """One scenario (or the vectors row) on one runner."""
@@ -44,9 +49,7 @@ class Cell:
     seconds: float = 0.0
 
     def short(self) -> str:
-        if self.status == DIVERGED and self.step is not None:
-            return f"DIVERGED@{self.step}"
-        return self.status
+        return status_text(self.status, self.step)
 
     def to_json(self) -> dict:
         return {"row": self.row, "runner": self.runner, "status": self.status, "step": self.step,

@@ -11,14 +11,10 @@ matrix.json, matrix.md (with that table) and a self-contained matrix.html.
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 
-import jsonschema
-
-from .errors import InputError, format_path
+from . import schema_files
+from .errors import InputError
 from .html_report import html_page
 from .jsonfile import read_json, write_json_atomic
 from .matrix import DIVERGED, ERROR, PASS, SKIPPED
@@ -27,19 +23,11 @@ from .report import markdown
 MERGED_FORMAT = "orca-merged/1"
 
 
-@lru_cache(maxsize=1)
-def _validator() -> jsonschema.Draft202012Validator:
-    text = resources.files("conformance").joinpath("schemas/report.schema.json").read_text()
-    return jsonschema.Draft202012Validator(json.loads(text))
-
-
 def load_report(path: Path) -> dict:
-    file = str(path)
     data = read_json(path)
-    errors = list(_validator().iter_errors(data))
-    if errors:
-        err = jsonschema.exceptions.best_match(errors)
-        raise InputError(file, format_path(list(err.absolute_path)), err.message)
+    found = schema_files.problem("report", data)
+    if found:
+        raise InputError(str(path), *found)
     return data
 
 

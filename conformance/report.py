@@ -20,7 +20,8 @@ from xml.sax.saxutils import escape, quoteattr
 
 from . import __version__
 from .jsonfile import write_json_atomic
-from .matrix import DIVERGED, ERROR, PASS, SKIPPED, MatrixResult
+from .html_report import html_page
+from .matrix import DIVERGED, ERROR, PASS, SKIPPED, MatrixResult, status_text
 from .suite import Suite
 
 REPORT_FORMAT = "orca-report/1"
@@ -127,12 +128,6 @@ def junit_xml(report: dict) -> str:
     return "\n".join(out) + "\n"
 
 
-def cell_text(cell: dict) -> str:
-    if cell["status"] == DIVERGED and cell["step"] is not None:
-        return f"DIVERGED@{cell['step']}"
-    return cell["status"]
-
-
 def markdown(report: dict, columns: list[tuple[str, str]] | None = None, title: str | None = None) -> str:
     """A Markdown hash matrix: rows x columns (column key, label), then the red cells."""
     header = report["header"]
@@ -149,7 +144,7 @@ def markdown(report: dict, columns: list[tuple[str, str]] | None = None, title: 
         cells = []
         for key, _ in columns:
             cell = index.get((row, key))
-            cells.append("–" if cell is None else cell_text(cell))
+            cells.append("–" if cell is None else status_text(cell["status"], cell["step"]))
         lines.append(f"| `{row}` | " + " | ".join(cells) + " |")
     problems = [c for c in report["cells"] if c["status"] in (DIVERGED, ERROR)]
     skipped = {}
@@ -184,7 +179,6 @@ def write_reports(result: MatrixResult, suite: Suite, folder: Path, runners: dic
         from .divergence import attach_to_report
         chosen = set(result.rows)
         attach_to_report(report, {s.id: s for s in suite.scenarios() if s.id in chosen}, runners)
-    from .html_report import html_page
     paths = [folder / "report.json", folder / "junit.xml", folder / "matrix.md", folder / "matrix.html"]
     write_json_atomic(paths[0], report)
     _write_text_atomic(paths[1], junit_xml(report))

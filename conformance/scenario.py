@@ -11,14 +11,10 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Iterator
 
-import jsonschema
-
-from . import generators, strict_yaml
+from . import generators, schema_files, strict_yaml
 from .errors import InputError, format_path
 from .expectations import validate_expect
 from .solver import AgentParams
@@ -154,24 +150,9 @@ def _vec(v) -> Vec2:
     return (float(v[0]), float(v[1]))
 
 
-@lru_cache(maxsize=1)
-def _validator() -> jsonschema.Draft202012Validator:
-    text = resources.files("conformance").joinpath("schemas/scenario.schema.json").read_text()
-    return jsonschema.Draft202012Validator(json.loads(text))
-
-
 def _schema_error(file: str, data: object) -> InputError | None:
-    errors = list(_validator().iter_errors(data))
-    if not errors:
-        return None
-    err = jsonschema.exceptions.best_match(errors)
-    # descend into oneOf/anyOf to the most specific reason
-    while err.context:
-        err = jsonschema.exceptions.best_match(err.context)
-    reason = err.message
-    if err.validator == "additionalProperties":
-        reason = "unknown key: " + reason
-    return InputError(file, format_path(list(err.absolute_path)), reason)
+    found = schema_files.problem("scenario", data)
+    return None if found is None else InputError(file, *found)
 
 
 def _check_groups(file: str, data: dict) -> None:

@@ -12,26 +12,17 @@ from __future__ import annotations
 
 import json
 import random
-import struct
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
 from . import driver, vector_boundaries, vector_edges
 from .errors import InputError
+from .float_bits import hexd, unhexd  # noqa: F401  (vectors.hexd is part of this module's interface)
 from .jsonfile import read_json
 from .solver import constraint, fallback, linear_program, neighbors, obstacle
 
 VECTOR_FORMAT = "orca-vectors/1"
-
-
-def hexd(value: float) -> str:
-    """IEEE bit pattern of a double as 16 lowercase hex digits."""
-    return struct.pack(">d", value).hex()
-
-
-def unhexd(text: str) -> float:
-    return struct.unpack(">d", bytes.fromhex(text))[0]
 
 
 # Type codes of arguments and results: d double, i int, d4* list of 4-double rows,

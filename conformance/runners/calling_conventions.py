@@ -12,18 +12,13 @@ from __future__ import annotations
 
 import struct
 
+from ..float_bits import bits as _bits
+from ..float_bits import from_bits as _float
+
 STACK_TOP = 0x0F00_0000
 STACK_BYTES = 1 << 20
 STOP_ADDRESS = 0x0E00_0000
 """The return address of every call: emulation stops when the code returns there."""
-
-
-def _bits(value: float) -> int:
-    return struct.unpack("<Q", struct.pack("<d", value))[0]
-
-
-def _float(bits: int) -> float:
-    return struct.unpack("<d", struct.pack("<Q", bits & 0xFFFF_FFFF_FFFF_FFFF))[0]
 
 
 def _word(kind: str, value, width: int) -> int:

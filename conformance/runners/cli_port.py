@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..build import (C_DIR, DETERMINISM_FLAGS, BuildFailed, BuildSpec, Toolchain, ToolchainMissing, build,
                      system_cc, zig_available, zig_cc)
-from .base import RunnerError, RunnerInfo, RunnerUnavailable
+from .base import RunnerError, RunnerUnavailable
 from .exec_runner import ExecRunner, Limits
 
 
@@ -68,13 +68,6 @@ class CliRunner(ExecRunner):
                       "versions": {"binary_sha256": described["sha256"], "binary_size": described["size"],
                                    **({"emulator": self.emulator} if self.emulator else {})}}
 
-    def _live(self):
-        self._prepare()
-        return super()._live()
-
-    def info(self) -> RunnerInfo:
-        self._prepare()
-        return super().info()
 
 
 def native_cli() -> CliRunner:

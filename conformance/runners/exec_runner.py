@@ -20,35 +20,20 @@ import subprocess
 import threading
 import time
 from dataclasses import dataclass
-from functools import lru_cache
-from importlib import resources
 from typing import Iterator
 
-import jsonschema
-
-from .. import vectors
-from ..errors import format_path
+from .. import schema_files, vectors
 from ..scenario import Scene
 from .base import Runner, RunnerError, RunnerInfo, StateDump
 
 PROTOCOL_VERSION = 1
 
 
-@lru_cache(maxsize=None)
-def reply_validator(message: str) -> jsonschema.Draft202012Validator:
-    """The validator of one reply kind (``hello-reply``, ``run-step-reply``, ...)."""
-    text = resources.files("conformance").joinpath(f"schemas/protocol/{message}.schema.json").read_text()
-    return jsonschema.Draft202012Validator(json.loads(text))
-
-
 def schema_problem(data: dict, message: str) -> str | None:
-    """Why ``data`` is not a valid ``message`` (the field and the reason), or None."""
-    validator = reply_validator(message)
-    if validator.is_valid(data):
-        return None
-    err = jsonschema.exceptions.best_match(validator.iter_errors(data))
-    field = format_path(list(err.absolute_path)) or "(the reply)"
-    return f"{field}: {err.message[:200]}"
+    """Why ``data`` is not a valid ``message`` reply (``hello-reply``, ``run-step-reply``, ...):
+    the field and the reason; None when it is."""
+    found = schema_files.problem(f"protocol/{message}", data)
+    return None if found is None else f"{found[0] or '(the reply)'}: {found[1][:200]}"
 
 
 @dataclass(frozen=True)
@@ -213,7 +198,12 @@ class ExecRunner(Runner):
         self._port: _Port | None = None
         self._hello: dict | None = None
 
+    def _prepare(self) -> None:
+        """Before the first process starts: subclasses build their port here (RunnerUnavailable
+        or RunnerError when they cannot)."""
+
     def _live(self) -> _Port:
+        self._prepare()
         if self._port is not None and self._port.proc.poll() is None:
             return self._port
         if self._port is not None:

@@ -69,12 +69,7 @@ class WasmV8Runner(ExecRunner):
                                    "module_size": described["size"], "port_script": str(PORT_SCRIPT.relative_to(ROOT))}}
         self.artifact = artifact
 
-    def _live(self):
-        self._prepare()
-        return super()._live()
-
     def info(self) -> RunnerInfo:
-        self._prepare()
         info = super().info()
         loaded = (self._hello or {}).get("module_sha256")
         if loaded != self.extra["versions"]["module_sha256"]:

@@ -258,8 +258,8 @@ def load_shadow(tally: Tally) -> types.ModuleType:
     root = types.ModuleType(SHADOW)
     root.__path__ = []  # a package, so that relative imports resolve inside it
     sys.modules[SHADOW] = root
-    for shared in ("errors", "float_bits", "jsonfile", "generators", "strict_yaml", "scenario", "state_hash",
-                   "vector_edges", "vector_boundaries"):
+    for shared in ("errors", "float_bits", "jsonfile", "schema_files", "generators", "strict_yaml", "scenario",
+                   "state_hash", "vector_edges", "vector_boundaries"):
         sys.modules[f"{SHADOW}.{shared}"] = importlib.import_module(f"conformance.{shared}")
     solver = types.ModuleType(f"{SHADOW}.solver")
     solver.__path__ = []

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
-from . import __version__
+from . import __version__, schema_files
 from .driver import run
 from .errors import InputError
 from .figures import FigureRecorder
@@ -69,20 +69,14 @@ def read_golden(path: Path) -> Golden:
     """Load and validate one golden file."""
     file = str(path)
     data = read_json(path)
-    if not isinstance(data, dict):
-        raise InputError(file, "", "a golden is a JSON object")
-    if data.get("format") != GOLDEN_FORMAT:
-        raise InputError(file, "format", f"expected {GOLDEN_FORMAT!r}, got {data.get('format')!r}")
-    for key, kind in (("id", str), ("fingerprint", str), ("steps", int), ("hashes", list),
-                      ("figures", dict)):
-        if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
-            raise InputError(file, key, f"missing or not a {kind.__name__}")
+    found = schema_files.problem("golden", data)  # conformance/schemas/golden.schema.json
+    if found:
+        raise InputError(file, *found)
     hashes = data["hashes"]
     if len(hashes) != data["steps"] + 1:
         raise InputError(file, "hashes", f"{len(hashes)} hashes for {data['steps']} steps (want steps + 1)")
-    for k, h in enumerate(hashes):
-        if not (isinstance(h, str) and len(h) == 64 and all(c in "0123456789abcdef" for c in h)):
-            raise InputError(file, f"hashes[{k}]", "not a lowercase hex SHA-256")
+    if hashes[-1] != data["final_state_hash"]:
+        raise InputError(file, "final_state_hash", "is not the last of the hashes")
     return Golden(data["id"], data["fingerprint"], data["steps"], tuple(hashes), data["figures"], file)
 
 

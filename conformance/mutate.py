@@ -23,7 +23,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from . import schema_files
 from .build import C_DIR, cache_root
+from .errors import InputError
+from .jsonfile import read_json
 
 SOLVER_FILES = ("vector.h", "halfplane.h", "obstacle.h", "obstacle.c", "constraint.h", "constraint.c",
                 "linear_program.h", "linear_program.c", "fallback.h", "fallback.c", "neighbors.h", "neighbors.c",
@@ -298,11 +301,21 @@ class Equivalence:
         return out
 
 
+def read_reviewed(path: Path) -> dict:
+    """docs/mutation/equivalent.json, valid against conformance/schemas/equivalent.schema.json
+    (InputError naming the file, key path and reason otherwise); empty when there is none."""
+    if not path.exists():
+        return {"equivalent": [], "gaps": []}
+    data = read_json(path)
+    found = schema_files.problem("equivalent", data)
+    if found:
+        raise InputError(str(path), *found)
+    return data
+
+
 def load_equivalent(path: Path) -> dict[str, Equivalence]:
     """The reviewed list: id -> entry (with its evidence, when gathered)."""
-    if not path.exists():
-        return {}
-    data = json.loads(path.read_text())
+    data = read_reviewed(path)
     out = {}
     for entry in data["equivalent"]:
         ev = entry.get("evidence")
@@ -312,14 +325,12 @@ def load_equivalent(path: Path) -> dict[str, Equivalence]:
 
 def load_gap_notes(path: Path) -> dict[str, str]:
     """Reviewed gaps: id -> why no vector or scenario kills the mutant yet."""
-    if not path.exists():
-        return {}
-    return {entry["id"]: entry["note"] for entry in json.loads(path.read_text()).get("gaps", [])}
+    return {entry["id"]: entry["note"] for entry in read_reviewed(path).get("gaps", [])}
 
 
 def save_equivalent(path: Path, entries: dict[str, Equivalence]) -> None:
     from .jsonfile import write_json_atomic
-    data = json.loads(path.read_text()) if path.exists() else {}
+    data = read_reviewed(path)
     data["equivalent"] = [entries[k].to_json() for k in sorted(entries, key=_id_order)]
     write_json_atomic(path, data)
 

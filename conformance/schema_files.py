@@ -4,7 +4,8 @@ what is wrong with a document that breaks one.
 Contract: ``validator(name)`` is the Draft 2020-12 validator of ``schemas/<name>.schema.json``
 (``scenario``, ``report``, ``protocol/run-step-reply``, ...); ``problem(name, data)`` is None for
 a valid document, else ``(key path, reason)`` of its most specific error: into the alternatives
-of a oneOf/anyOf, and an unknown key said as such.  The key path reads ``agents[2].circle.count``.
+of a oneOf/anyOf, an unknown key said as such, and a missing key named in the path.  The key
+path reads ``agents[2].circle.count``.
 """
 
 from __future__ import annotations
@@ -31,7 +32,11 @@ def problem(name: str, data: object) -> tuple[str, str] | None:
     err = jsonschema.exceptions.best_match(checker.iter_errors(data))
     while err.context:  # descend into oneOf/anyOf to the most specific reason
         err = jsonschema.exceptions.best_match(err.context)
-    reason = err.message
+    path, reason = list(err.absolute_path), err.message
     if err.validator == "additionalProperties":
         reason = "unknown key: " + reason
-    return format_path(list(err.absolute_path)), reason
+    if err.validator == "required" and isinstance(err.instance, dict):
+        missing = [key for key in err.validator_value if key not in err.instance]
+        if missing:
+            path, reason = path + [missing[0]], "missing (required)"
+    return format_path(path), reason

@@ -19,6 +19,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import schema_files
 from .build import C_DIR, cache_root
 from .errors import InputError
 
@@ -43,35 +44,24 @@ class SourcePatch:
         return cls(name, (Edit(file, find, replace),), why)
 
 
-def _edit(path: Path, data: dict, where: str) -> Edit:
-    for key in ("file", "find", "replace"):
-        if not isinstance(data.get(key), str):
-            raise InputError(str(path), f"{where}{key}", "missing or not a string")
-    return Edit(data["file"], data["find"], data["replace"])
-
-
 def read_patch_data(path: Path) -> dict:
-    """The JSON object of a patch file (InputError naming the file when it is unreadable)."""
+    """The JSON object of a patch file, valid against its schema (InputError naming the file,
+    the key path and the reason otherwise)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as err:
         raise InputError(str(path), "", f"cannot read patch: {err}") from None
-    if not isinstance(data, dict):
-        raise InputError(str(path), "", "a patch is a JSON object")
+    found = schema_files.problem("patch", data)  # conformance/schemas/patch.schema.json
+    if found:
+        raise InputError(str(path), *found)
     return data
 
 
 def load_patch(path: Path) -> SourcePatch:
     """One patch file: {"file", "find", "replace", "why"} or {"edits": [...], "why"}."""
     data = read_patch_data(path)
-    if "edits" in data:
-        if not isinstance(data["edits"], list) or not data["edits"]:
-            raise InputError(str(path), "edits", "must be a non-empty list of {file, find, replace}")
-        edits = tuple(_edit(path, e if isinstance(e, dict) else {}, f"edits[{k}].")
-                      for k, e in enumerate(data["edits"]))
-    else:
-        edits = (_edit(path, data, ""),)
-    return SourcePatch(path.stem, edits, data.get("why", ""))
+    edits = tuple(Edit(e["file"], e["find"], e["replace"]) for e in data.get("edits", [data]))
+    return SourcePatch(path.stem, edits, data["why"])
 
 
 def patched_tree(patches: tuple[SourcePatch, ...]) -> Path:

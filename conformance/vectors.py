@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-from . import driver, vector_boundaries, vector_edges
+from . import driver, schema_files, vector_boundaries, vector_edges
 from .errors import InputError
 from .float_bits import hexd, unhexd  # noqa: F401  (vectors.hexd is part of this module's interface)
 from .jsonfile import read_json
@@ -431,18 +431,17 @@ def read_vectors(path: Path) -> tuple[str, list[dict]]:
     """(family name, cases) of one vector file, validated."""
     file = str(path)
     data = read_json(path)
-    if not isinstance(data, dict) or data.get("format") != VECTOR_FORMAT:
-        raise InputError(file, "format", f"expected {VECTOR_FORMAT!r}")
-    name = data.get("family")
+    found = schema_files.problem("vectors", data)  # conformance/schemas/vectors.schema.json
+    if found:
+        raise InputError(file, *found)
+    name = data["family"]
     if name not in FAMILY_BY_NAME:
         raise InputError(file, "family", f"unknown family {name!r}")
-    cases = data.get("cases")
-    if not isinstance(cases, list) or not cases:
-        raise InputError(file, "cases", "missing or empty")
-    for k, case in enumerate(cases):
-        if not (isinstance(case, dict) and isinstance(case.get("args"), list) and isinstance(case.get("result"), list)):
-            raise InputError(file, f"cases[{k}]", "a case is {\"args\": [...], \"result\": [...]}")
-    return name, cases
+    family = FAMILY_BY_NAME[name]
+    for key, codes in (("args", family.args), ("result", family.result)):
+        if tuple(data[key]) != codes:
+            raise InputError(file, key, f"type codes {data[key]} are not the family's {list(codes)}")
+    return name, data["cases"]
 
 
 def load_all(folder: Path) -> dict[str, list[dict]]:

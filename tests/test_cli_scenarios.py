@@ -121,5 +121,5 @@ def test_a_broken_file_blocks_only_the_commands_that_need_it(suite: Path, capsys
     assert run(suite, "goldens", "regen") == 2
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 2 and all(line.startswith("error: ") for line in err), err
-    assert "also-broken.yaml: (document): " in err[0] and "broken.yaml: steps: " in err[1]
+    assert "also-broken.yaml: id: missing (required)" in err[0] and "broken.yaml: steps: " in err[1]
     assert sorted(p.name for p in (suite / "goldens" / "t").iterdir()) == before

@@ -10,6 +10,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 PAGE = DOCS / "protocol-schemas.md"
@@ -37,3 +39,48 @@ def test_every_schema_file_is_listed_once_with_a_working_link() -> None:
 
 def test_protocol_md_points_to_the_schema_page() -> None:
     assert "(protocol-schemas.md)" in (DOCS / "protocol.md").read_text()
+
+
+def test_every_schema_of_the_suite_is_listed_and_every_committed_file_follows_it() -> None:
+    """One truth per format: each schema under conformance/schemas/ is on the page, and the
+    committed files of its format are valid against it."""
+    import json
+
+    from conformance import schema_files
+    text = PAGE.read_text(encoding="utf-8")
+    own = sorted(p.name for p in (ROOT / "conformance" / "schemas").glob("*.schema.json"))
+    assert {"golden.schema.json", "vectors.schema.json", "patch.schema.json", "equivalent.schema.json"} <= set(own)
+    for name in own:
+        assert f"(../conformance/schemas/{name})" in text, name
+    committed = {"golden": sorted((ROOT / "goldens").glob("*/*.json")),
+                 "vectors": sorted((ROOT / "goldens" / "vectors").glob("*.json")),
+                 "patch": sorted((ROOT / "runners" / "c").glob("*/*.json")) + sorted((ROOT / "tests" / "c_variants").glob("*.json")),
+                 "equivalent": [ROOT / "docs" / "mutation" / "equivalent.json"]}
+    committed["golden"] = [p for p in committed["golden"] if p.parent.name != "vectors"]
+    for name, files in committed.items():
+        assert files, name
+        for path in files:
+            assert schema_files.problem(name, json.loads(path.read_text(encoding="utf-8"))) is None, path
+
+
+@pytest.mark.parametrize("kind, text, key", [
+    ("patch", '{"why": "x", "edits": [{"file": "a.c", "replace": "y"}]}', "edits[0].find"),
+    ("patch", '{"why": "x", "file": "a.c", "find": "a", "replace": "b", "edits": []}', ""),
+    ("patch", '{"file": "a.c", "find": "a", "replace": "b"}', "why"),
+    ("equivalent", '{"equivalent": [{"id": "a.c:1:delete:ab", "reason": "r", "extra": 1}]}', "equivalent[0]"),
+    ("equivalent", '{"equivalent": [{"id": "not an id", "reason": "r"}]}', "equivalent[0].id"),
+    ("vectors", '{"format": "orca-vectors/1", "family": "uniform", "args": ["d"], "result": ["d"], '
+                '"cases": [{"args": [], "result": []}]}', "args"),
+    ("golden", '{"format": "orca-golden/1"}', "id"),
+])
+def test_a_file_that_breaks_its_schema_is_one_error_naming_the_key(tmp_path: Path, kind: str, text: str,
+                                                                   key: str) -> None:
+    from conformance import goldens, mutate, variants, vectors
+    from conformance.errors import InputError
+    path = tmp_path / "file.json"
+    path.write_text(text, encoding="utf-8")
+    load = {"patch": variants.load_patch, "equivalent": mutate.load_equivalent, "vectors": vectors.read_vectors,
+            "golden": goldens.read_golden}[kind]
+    with pytest.raises(InputError) as info:
+        load(path)
+    assert info.value.file == str(path) and info.value.key_path == key, (info.value.key_path, info.value.reason)

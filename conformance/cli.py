@@ -15,7 +15,8 @@ from pathlib import Path
 
 from . import __version__, vectors
 from .errors import InputError
-from .goldens import (compute_golden, first_difference, golden_path, orphans, read_golden,
+from .goldens import OK as GOLDEN_OK
+from .goldens import (compute_golden, first_difference, golden_path, golden_status, orphans, read_golden,
                       write_golden)
 from .expectations import check_expectations
 from .progress import Progress
@@ -65,22 +66,15 @@ def cmd_check(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT if bad_input else EXIT_OK
     problems = []
     for s in scenarios:
-        path = golden_path(suite.goldens_dir, s.id)
-        if not path.exists():
-            problems.append(f"{s.id}: no golden ({path.relative_to(suite.root)}); run: orca-conformance goldens regen {s.id}")
-            continue
         try:
-            golden = read_golden(path)
+            status = golden_status(suite.goldens_dir, s)
         except InputError as err:
             bad_input.append(err)
             continue
-        if golden.id != s.id:
-            problems.append(f"{path}: id {golden.id!r} does not match the scenario {s.id!r}")
-        elif golden.fingerprint != s.fingerprint:
-            problems.append(f"{s.id}: golden is stale (fingerprint {golden.fingerprint[:19]}... "
-                            f"vs scenario {s.fingerprint[:19]}...); regenerate it from the reference")
+        if status.kind != GOLDEN_OK:
+            problems.append(status.problem(s.id, status.path.relative_to(suite.root)))
         else:
-            for violation in check_expectations(s, golden.figures):
+            for violation in check_expectations(s, status.golden.figures):
                 problems.append(f"{s.id}: {violation} ({Path(s.source).relative_to(suite.root)}; "
                                 "the golden's figures are the reference's: loosen the bound or change the scene)")
     # a broken file's golden is not an orphan: its scenario is still there, only unreadable
@@ -188,17 +182,12 @@ def cmd_goldens_check(args: argparse.Namespace) -> int:
     everything = suite.scenarios()
     skipped = [s for s in everything if s.slow and s not in scenarios and not args.ids]
     for s, golden, seconds in _run_reference(scenarios, suite):
-        path = golden_path(suite.goldens_dir, s.id)
-        if not path.exists():
-            _print(f"MISSING   {s.id}: no golden at {path.relative_to(suite.root)}")
+        status = golden_status(suite.goldens_dir, s)
+        if status.kind != GOLDEN_OK:
+            _print(f"{status.kind.upper():<9} {status.problem(s.id, status.path.relative_to(suite.root))}")
             problems += 1
             continue
-        old = read_golden(path)
-        if old.fingerprint != s.fingerprint:
-            _print(f"STALE     {s.id}: the scenario changed since its golden was made")
-            problems += 1
-            continue
-        k = first_difference(old.hashes, golden.hashes)
+        k = first_difference(status.golden.hashes, golden.hashes)
         compared += len(golden.hashes)
         if k is not None:
             _print(f"MISMATCH  {s.id}: first differing step {k} ({seconds:.1f} s)")

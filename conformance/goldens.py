@@ -2,9 +2,10 @@
 
 Contract: goldens are produced only by the reference (``regenerate``), written atomically
 (temporary file + rename, never half-written), and every change is reported with its first
-differing step.  ``check`` re-runs the reference and reports every mismatch, stale
-fingerprint, missing golden and orphan golden file.  ``read_golden`` validates the file and
-raises ``InputError`` on anything malformed.
+differing step.  ``golden_status`` is the one decision of whether a scenario's golden is
+there, made for this version of the scene (its fingerprint) and under its id; ``orphans`` the
+one list of golden files no scenario owns: ``check``, ``goldens check`` and the matrix all ask
+them.  ``read_golden`` validates the file and raises ``InputError`` on anything malformed.
 """
 
 from __future__ import annotations
@@ -95,6 +96,43 @@ def first_difference(a: Iterable[str], b: Iterable[str]) -> int | None:
     if len(a) != len(b):
         return min(len(a), len(b))
     return None
+
+
+OK, MISSING, STALE, WRONG_ID = "ok", "missing", "stale", "wrong-id"
+
+
+@dataclass(frozen=True)
+class GoldenStatus:
+    """A scenario's golden: OK (there and fresh), MISSING, STALE (made for another version of
+    the scene) or WRONG_ID (the file names another scenario); the parsed golden unless missing."""
+
+    kind: str
+    path: Path
+    golden: Golden | None
+
+    def problem(self, scenario_id: str, shown: Path) -> str:
+        """The one sentence that says what is wrong (``shown`` is the path as printed)."""
+        return {
+            MISSING: f"{scenario_id}: no golden ({shown}); run: orca-conformance goldens regen {scenario_id}",
+            STALE: f"{scenario_id}: golden is stale (made for another version of the scene: fingerprint "
+                   f"{self.golden.fingerprint[:19] if self.golden else ''}...); run: orca-conformance goldens "
+                   f"regen {scenario_id}",
+            WRONG_ID: f"{shown}: id {self.golden.id if self.golden else ''!r} does not match the scenario "
+                      f"{scenario_id!r}",
+        }.get(self.kind, "")
+
+
+def golden_status(root: Path, scenario: Scenario) -> GoldenStatus:
+    """Whether ``scenario`` has a fresh golden under ``root``; InputError for a malformed file."""
+    path = golden_path(root, scenario.id)
+    if not path.exists():
+        return GoldenStatus(MISSING, path, None)
+    golden = read_golden(path)
+    if golden.id != scenario.id:
+        return GoldenStatus(WRONG_ID, path, golden)
+    if golden.fingerprint != scenario.fingerprint:
+        return GoldenStatus(STALE, path, golden)
+    return GoldenStatus(OK, path, golden)
 
 
 def golden_files(root: Path) -> list[Path]:

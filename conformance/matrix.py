@@ -19,7 +19,8 @@ from . import vectors
 from .build import announcing
 from .diagnosis import (Diagnosis, VectorFailure, describe_case, diagnose, first_failing_dump,
                         parse_non_finite, rounding_only)
-from .goldens import golden_path, read_golden
+from .goldens import OK as GOLDEN_OK
+from .goldens import golden_status
 from .progress import Progress
 from .runners import resolve
 from .runners.base import Runner, RunnerError, RunnerInfo, RunnerUnavailable
@@ -79,11 +80,12 @@ def compare_scenario(scenario: Scenario, runner: Runner, goldens: Path, referenc
     A run that stops on a NaN or an infinity (or fails after some steps) stays an ERROR cell,
     with the diagnosis of its failing step attached (``_diagnose_error``)."""
     started = time.perf_counter()
-    golden = read_golden(golden_path(goldens, scenario.id))
     cell = Cell(scenario.id, runner.id, PASS)
-    if golden.fingerprint != scenario.fingerprint:
-        cell.status, cell.reason = ERROR, "stale golden (regenerate it from the reference)"
+    status = golden_status(goldens, scenario)
+    if status.kind != GOLDEN_OK:
+        cell.status, cell.reason = ERROR, "the suite's golden is not usable: " + status.problem(scenario.id, status.path)
         return cell
+    golden = status.golden
     count = 0
     reported = None
     failure: RunnerError | None = None

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conformance.expectations import check_expectations
-from conformance.goldens import golden_path, read_golden
+from conformance.goldens import MISSING, OK, golden_status
 from conformance.scenario import Scenario, load_suite
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,14 +22,11 @@ THE_TEXTS_KINDS = ("antipodal-circle", "crossing-blocks", "wall-gap", "two-way-c
 
 
 def figures_of(scenario: Scenario) -> dict:
-    path = golden_path(ROOT / "goldens", scenario.id)
-    if not path.exists():
-        if scenario.slow:
-            pytest.skip(f"{scenario.id}: slow scenario without a golden yet (orca-conformance goldens regen --all)")
-        pytest.fail(f"{scenario.id}: no golden")
-    golden = read_golden(path)
-    assert golden.fingerprint == scenario.fingerprint, f"{scenario.id}: stale golden"
-    return golden.figures
+    status = golden_status(ROOT / "goldens", scenario)
+    if status.kind == MISSING and scenario.slow:
+        pytest.skip(f"{scenario.id}: slow scenario without a golden yet (orca-conformance goldens regen --all)")
+    assert status.kind == OK, status.problem(scenario.id, status.path)
+    return status.golden.figures
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.id for s in SCENARIOS])

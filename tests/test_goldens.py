@@ -137,3 +137,29 @@ def test_no_temporary_files_are_left(suite: Path) -> None:
     run_cli(suite, "goldens", "regen")
     leftovers = [p for p in (suite / "goldens").rglob("*") if p.name.startswith(".tmp")]
     assert leftovers == [] and os.listdir(suite / "goldens" / "t") == ["pair.json"]
+
+
+def test_one_decision_for_missing_stale_and_foreign_goldens(suite: Path, capsys) -> None:
+    """goldens.golden_status decides for check, goldens check and the matrix alike."""
+    from conformance.matrix import ERROR, compare_scenario
+    from conformance.runners.reference import ReferenceRunner
+    from conformance.scenario import load_suite
+    scenario = next(s for s in load_suite(suite / "scenarios") if s.id == "t/pair")
+    folder = suite / "goldens"
+    assert goldens.golden_status(folder, scenario).kind == goldens.MISSING
+    run_cli(suite, "goldens", "regen")
+    fresh = goldens.golden_status(folder, scenario)
+    assert fresh.kind == goldens.OK and fresh.golden.id == "t/pair"
+    data = json.loads(golden_file(suite).read_text())
+    data["fingerprint"] = "sha256:" + "0" * 64
+    golden_file(suite).write_text(json.dumps(data))
+    stale = goldens.golden_status(folder, scenario)
+    assert stale.kind == goldens.STALE and "golden is stale" in stale.problem("t/pair", stale.path)
+    cell = compare_scenario(scenario, ReferenceRunner(), folder, ReferenceRunner(), None)
+    assert cell.status == ERROR and "golden is stale" in cell.reason
+    capsys.readouterr()
+    assert run_cli(suite, "check") == 1 and "FAIL t/pair: golden is stale" in capsys.readouterr().out
+    assert run_cli(suite, "goldens", "check") == 1 and "STALE     t/pair: golden is stale" in capsys.readouterr().out
+    data["id"] = "t/other"
+    golden_file(suite).write_text(json.dumps(data))
+    assert goldens.golden_status(folder, scenario).kind == goldens.WRONG_ID

@@ -3,8 +3,9 @@
 Contract: ``build(spec)`` returns an ``Artifact`` for a ``BuildSpec`` (toolchain, sources,
 flags, output kind, target), compiling on first use into a cache folder keyed by the SHA-256 of
 the sources' contents, the flags, the output kind, the target and the toolchain's version
-string.  A file lock makes parallel workers wait for one compile instead of racing; the
-artifact is written to a temporary name and renamed, so a half-built file is never used.
+string.  A file lock (the filelock package) makes parallel workers and the matrix's column
+threads wait for one compile instead of racing; the artifact is written to a temporary name
+and renamed, so a half-built file is never used.
 A missing toolchain raises ``ToolchainMissing`` (the runner becomes SKIPPED with the reason);
 a failing compile raises ``BuildFailed`` with the compiler's output.
 
@@ -31,6 +32,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterator
+
+from filelock import FileLock
 
 ROOT = Path(__file__).resolve().parent.parent
 C_DIR = ROOT / "runners" / "c"
@@ -235,25 +238,11 @@ def cache_root() -> Path:
     return Path(base) / "orca-conformance"
 
 
-@contextmanager
-def _locked(path: Path) -> Iterator[None]:
+def _locked(path: Path) -> FileLock:
+    """An exclusive lock on ``path`` across processes and threads, held while compiling
+    (filelock: fcntl on POSIX, msvcrt on Windows, waiting as long as a compile takes)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a+b") as handle:
-        try:
-            import fcntl
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
-        except ImportError:  # Windows: msvcrt locks a byte range
-            import msvcrt
-            msvcrt.locking(handle.fileno(), msvcrt.LK_LOCK, 1)
-        try:
-            yield
-        finally:
-            try:
-                import fcntl
-                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
-            except ImportError:
-                import msvcrt
-                msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)
+    return FileLock(path)
 
 
 _announce: list[Callable[[str], None]] = []

@@ -1,4 +1,5 @@
-"""JSON files of the suite (goldens, vectors, reports): read with one clear error, write atomically."""
+"""Files of the suite (goldens, vectors, reports): JSON read with one clear error, every file
+written atomically (``write_text_atomic``: a reader sees the old file or the whole new one)."""
 
 from __future__ import annotations
 
@@ -21,14 +22,19 @@ def read_json(path: Path) -> object:
 
 
 def write_json_atomic(path: Path, data: object) -> None:
+    """``data`` as indented JSON, written by ``write_text_atomic``."""
+    write_text_atomic(path, json.dumps(data, indent=1, sort_keys=False) + "\n")
+
+
+def write_text_atomic(path: Path, text: str) -> None:
     """A temporary file in the same folder, fsync, then rename over the target; the file gets
     the mode a plain ``open`` would give it (0666 less the umask, usually 0644), not mkstemp's 0600."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(data, indent=1, sort_keys=False) + "\n"
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=path.suffix, dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            os.fchmod(out.fileno(), 0o666 & ~_umask())
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as out:
+            if hasattr(os, "fchmod"):  # POSIX; on Windows the file keeps the folder's permissions
+                os.fchmod(out.fileno(), 0o666 & ~_umask())
             out.write(text)
             out.flush()
             os.fsync(out.fileno())

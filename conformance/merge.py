@@ -16,7 +16,7 @@ from pathlib import Path
 from . import schema_files
 from .errors import InputError
 from .html_report import html_page
-from .jsonfile import read_json, write_json_atomic
+from .jsonfile import read_json, write_json_atomic, write_text_atomic
 from .matrix import DIVERGED, ERROR, PASS, SKIPPED
 from .report import markdown
 
@@ -129,8 +129,6 @@ def write_merged(merged: dict, folder: Path) -> list[Path]:
     paths = [folder / "matrix.json", folder / "matrix.md", folder / "matrix.html"]
     write_json_atomic(paths[0], merged)
     table = markdown(merged, columns, "merged hash matrix") + architecture_table(merged)
-    for path, text in ((paths[1], table), (paths[2], html_page(merged))):
-        tmp = path.with_name("." + path.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
+    write_text_atomic(paths[1], table)
+    write_text_atomic(paths[2], html_page(merged))
     return paths

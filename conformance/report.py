@@ -13,14 +13,15 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import platform
+import re
 import shutil
 import subprocess
+import xml.etree.ElementTree as ET
 from pathlib import Path
-from xml.sax.saxutils import escape, quoteattr
 
 from . import __version__
-from .jsonfile import write_json_atomic
 from .html_report import html_page
+from .jsonfile import write_json_atomic, write_text_atomic
 from .matrix import DIVERGED, ERROR, PASS, SKIPPED, MatrixResult, status_text
 from .suite import Suite
 
@@ -100,32 +101,37 @@ def build_report(result: MatrixResult, suite: Suite, started: _dt.datetime | Non
     }
 
 
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _xml_text(text: str) -> str:
+    """Text XML 1.0 can hold: a port's stderr may carry control characters (colour codes)."""
+    return _NOT_XML.sub("?", text)
+
+
 def junit_xml(report: dict) -> str:
-    """One <testsuite> per runner, one <testcase> per row."""
-    out = ['<?xml version="1.0" encoding="UTF-8"?>', "<testsuites>"]
+    """One <testsuite> per runner, one <testcase> per row (xml.etree writes and escapes it)."""
+    root = ET.Element("testsuites")
     label = report["header"]["platform"]
     for runner_id in report["runners"]:
         cells = [c for c in report["cells"] if c["runner"] == runner_id]
-        failures = sum(c["status"] == DIVERGED for c in cells)
-        errors = sum(c["status"] == ERROR for c in cells)
-        skipped = sum(c["status"] == SKIPPED for c in cells)
-        seconds = sum(c["seconds"] for c in cells)
-        out.append(f'  <testsuite name={quoteattr(f"orca-conformance {label} {runner_id}")} tests="{len(cells)}" '
-                   f'failures="{failures}" errors="{errors}" skipped="{skipped}" time="{seconds:.3f}">')
+        suite = ET.SubElement(root, "testsuite", {
+            "name": f"orca-conformance {label} {runner_id}", "tests": str(len(cells)),
+            "failures": str(sum(c["status"] == DIVERGED for c in cells)),
+            "errors": str(sum(c["status"] == ERROR for c in cells)),
+            "skipped": str(sum(c["status"] == SKIPPED for c in cells)),
+            "time": f"{sum(c['seconds'] for c in cells):.3f}"})
         for c in cells:
-            out.append(f'    <testcase classname={quoteattr(f"{label}.{runner_id}")} name={quoteattr(c["row"])} '
-                       f'time="{c["seconds"]:.3f}">')
-            if c["status"] == DIVERGED:
-                out.append(f'      <failure message={quoteattr(c["reason"][:500])} type="diverged">'
-                           f'{escape(c["reason"])}</failure>')
-            elif c["status"] == ERROR:
-                out.append(f'      <error message={quoteattr(c["reason"][:500])} type="error">{escape(c["reason"])}</error>')
+            case = ET.SubElement(suite, "testcase", {"classname": f"{label}.{runner_id}", "name": c["row"],
+                                                     "time": f"{c['seconds']:.3f}"})
+            reason = _xml_text(c["reason"])
+            kind = {DIVERGED: ("failure", "diverged"), ERROR: ("error", "error")}.get(c["status"])
+            if kind:
+                ET.SubElement(case, kind[0], {"message": reason[:500], "type": kind[1]}).text = reason
             elif c["status"] == SKIPPED:
-                out.append(f'      <skipped message={quoteattr(c["reason"][:500])}/>')
-            out.append("    </testcase>")
-        out.append("  </testsuite>")
-    out.append("</testsuites>")
-    return "\n".join(out) + "\n"
+                ET.SubElement(case, "skipped", {"message": reason[:500]})
+    ET.indent(root, space="  ")
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
 def markdown(report: dict, columns: list[tuple[str, str]] | None = None, title: str | None = None) -> str:
@@ -160,12 +166,6 @@ def markdown(report: dict, columns: list[tuple[str, str]] | None = None, title: 
     return "\n".join(lines) + "\n"
 
 
-def _write_text_atomic(path: Path, text: str) -> None:
-    tmp = path.with_name("." + path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
-
-
 def write_reports(result: MatrixResult, suite: Suite, folder: Path, runners: dict | None = None,
                   divergence: bool = True) -> list[Path]:
     """report.json, junit.xml, matrix.md and matrix.html in folder; returns their paths.
@@ -181,7 +181,7 @@ def write_reports(result: MatrixResult, suite: Suite, folder: Path, runners: dic
         attach_to_report(report, {s.id: s for s in suite.scenarios() if s.id in chosen}, runners)
     paths = [folder / "report.json", folder / "junit.xml", folder / "matrix.md", folder / "matrix.html"]
     write_json_atomic(paths[0], report)
-    _write_text_atomic(paths[1], junit_xml(report))
-    _write_text_atomic(paths[2], markdown(report))
-    _write_text_atomic(paths[3], html_page(report))
+    write_text_atomic(paths[1], junit_xml(report))
+    write_text_atomic(paths[2], markdown(report))
+    write_text_atomic(paths[3], html_page(report))
     return paths

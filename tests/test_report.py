@@ -126,3 +126,19 @@ def test_render_writes_a_picture(tmp_path: Path, suffix: str) -> None:
 
 def test_render_rejects_unknown_picture_type(tmp_path: Path) -> None:
     assert cli.main(["render", "orca/head-on-perturbed", "--out", str(tmp_path / "x.bmp")]) == 2
+
+
+def test_junit_holds_any_reason_a_port_can_give() -> None:
+    """Reasons carry a port's stderr: control characters (colour codes) and markup must still
+    give well-formed XML that a CI system can read back."""
+    from conformance.report import junit_xml
+    reason = "port exited \x1b[31mred\x1b[0m <b>&amp;</b> \"quoted\" \x00 end"
+    report = {"header": {"platform": "linux-x86_64"}, "runners": {"exec:x": {}},
+              "cells": [{"row": "orca/a", "runner": "exec:x", "status": "ERROR", "reason": reason, "seconds": 0.5},
+                        {"row": "orca/b", "runner": "exec:x", "status": "SKIPPED", "reason": "no <tool>", "seconds": 0}]}
+    root = ET.fromstring(junit_xml(report))
+    suite = root.find("testsuite")
+    assert suite.get("errors") == "1" and suite.get("skipped") == "1" and suite.get("tests") == "2"
+    error = root.find(".//testcase[@name='orca/a']/error")
+    assert error is not None and "<b>&amp;</b>" in error.text and "red" in error.text and "\x1b" not in error.text
+    assert root.find(".//testcase[@name='orca/b']/skipped").get("message") == "no <tool>"

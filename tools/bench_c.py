@@ -21,13 +21,12 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from conformance import generators  # noqa: E402
-from conformance.driver import run  # noqa: E402
-from conformance.runners.cffi_runner import CffiRunner, c_variants  # noqa: E402
-from conformance.scenario import AgentSpec, Scene  # noqa: E402
-from conformance.solver import AgentParams  # noqa: E402
+from conformance import generators
+from conformance.driver import run
+from conformance.runners.cffi_runner import CffiRunner, c_variants
+from conformance.scenario import AgentSpec, Scene
+from conformance.solver import AgentParams
 
 SUITE = AgentParams(0.5, 1.0, 5.0, 10, 2.0, 2.0)
 ANCHOR = AgentParams(1.5, 2.0, 15.0, 10, 10.0, 10.0)

@@ -16,10 +16,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from conformance.driver import run  # noqa: E402
-from conformance.scenario import load_scenario  # noqa: E402
+from conformance.driver import run
+from conformance.scenario import load_scenario
 
 
 def measure(scenario_id: str, steps: int) -> tuple[int, float]:

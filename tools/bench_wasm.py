@@ -34,15 +34,13 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tools"))
 
-from bench_c import SUITE, circle_scene  # noqa: E402
-from conformance.runners.base import RunnerUnavailable  # noqa: E402
-from conformance.runners.cffi_runner import CffiRunner, c_variants  # noqa: E402
-from conformance.runners.wasm_runner import WasmRunner, wasmtime_version  # noqa: E402
-from conformance.runners.wasm_v8 import WasmV8Runner, node_version  # noqa: E402
-from conformance.scenario import Scene  # noqa: E402
+from bench_c import SUITE, circle_scene
+from conformance.runners.base import RunnerUnavailable
+from conformance.runners.cffi_runner import CffiRunner, c_variants
+from conformance.runners.wasm_runner import WasmRunner, wasmtime_version
+from conformance.runners.wasm_v8 import WasmV8Runner, node_version
+from conformance.scenario import Scene
 
 TIMING = re.compile(r"timing: (\d+) steps of (\d+) agents: orca_run_advance ([0-9.]+) ms \(CPU ([0-9.]+) ms\)")
 NATIVE = "c (gcc -O2, cffi)"

@@ -17,14 +17,12 @@ import argparse
 import fnmatch
 import subprocess
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from conformance import vectors  # noqa: E402
-from conformance.build import DETERMINISM_FLAGS, system_cc  # noqa: E402
-from conformance.mutate import apply, generate_mutants  # noqa: E402
-from conformance.runners.cffi_runner import CffiRunner, CVariant, c_variants  # noqa: E402
+from conformance import vectors
+from conformance.build import DETERMINISM_FLAGS, system_cc
+from conformance.mutate import apply, generate_mutants
+from conformance.runners.cffi_runner import CffiRunner, CVariant, c_variants
 
 
 def _encoded(family: vectors.Family, raw: list) -> list:

@@ -5,7 +5,7 @@
 
 The normative text claims agreement on over 10^5 random constraint sets (the optimum when the
 program is feasible, the minimum largest penetration when it is not).  This script runs that
-comparison with the oracle and the random generator of tests/lp_oracle.py (the test suite runs
+comparison with the oracle and the random generator of conformance/lp_oracle.py (the test suite runs
 a smaller fixed-seed sample of the same thing) and prints the number of sets (feasible /
 infeasible / skipped near the feasibility boundary), the worst error of each kind and every
 disagreement; the exit status is 1 on a disagreement, 0 otherwise.
@@ -16,14 +16,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-for entry in (ROOT, ROOT / "tests"):
-    if str(entry) not in sys.path:
-        sys.path.insert(0, str(entry))
-
-import lp_oracle as oracle  # noqa: E402
+from conformance import lp_oracle as oracle
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,7 +17,6 @@ from pathlib import Path
 import coverage
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,7 +1,8 @@
 """Random constraint sets and a vertex-enumeration oracle for the linear programs of the text.
 
-Shared by ``tests/test_linear_program.py`` (about 10^4 sets) and ``bench/lp_bruteforce.py``
-(10^5 sets by default, the number the normative text quotes).  Standard library only.
+Shared by ``tests/test_linear_program.py`` (about 10^4 sets) and ``tools/lp_bruteforce.py``
+(10^5 sets by default, the number the normative text quotes).  Standard library only.  A test
+oracle, not part of what a port reproduces: it may use cos, sin and tolerances.
 
 A constraint is the solver's tuple (Px, Py, Nx, Ny): the half-plane {v : (v - P).N >= 0} with a
 unit normal N.  Internally the oracle writes every line as (nx, ny, c) meaning n.v = c, with
@@ -47,19 +48,13 @@ maximum up to the tolerance of the membership test.
 from __future__ import annotations
 
 import random
-import sys
 import time
 from dataclasses import dataclass, field
 from math import cos, pi, sin, sqrt
-from pathlib import Path
 from typing import Callable, Optional, Sequence
 
-_ROOT = Path(__file__).resolve().parent.parent
-if str(_ROOT) not in sys.path:
-    sys.path.insert(0, str(_ROOT))
-
-from conformance.solver.fallback import relax  # noqa: E402
-from conformance.solver.linear_program import solve_closest  # noqa: E402
+from .solver.fallback import relax
+from .solver.linear_program import solve_closest
 
 Line = tuple[float, float, float, float]      # (Px, Py, Nx, Ny), the solver's half-plane
 NLine = tuple[float, float, float]            # (nx, ny, c): n.v = c, g(v) = n.v - c

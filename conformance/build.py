@@ -14,8 +14,9 @@ math; variants (optimisation levels, -march=native, controls and mutants) only a
 swap sources.  Flags are written in the gcc/clang dialect; for MSVC (``cl``, Windows hosts that
 have it) ``msvc_flags`` translates them, ``-ffp-contract=off -fno-fast-math`` becoming
 ``/fp:precise``, and refuses one it cannot translate.  On Windows without MSVC the host
-compiler is Zig's clang for ``x86_64-windows-gnu`` (``system_cc``).  Shared libraries are loaded by cffi in ABI mode (``ffi.dlopen`` of a path), so
-each variant is a distinct file and no module name can clash.
+compiler is Zig's clang for ``x86_64-windows-gnu`` (``system_cc``).  Shared libraries are
+loaded by cffi in ABI mode (``ffi.dlopen`` of a path), so each variant is a distinct file and no
+module name can clash.
 """
 
 from __future__ import annotations
@@ -104,7 +105,7 @@ def _version(command: tuple[str, ...], bare: bool = False) -> str:
         out = subprocess.run([*command] if bare else [*command, "--version"], capture_output=True, text=True,
                              timeout=120)
         if bare:  # cl prints its banner on stderr and exits non-zero without sources
-            return (out.stderr or out.stdout).strip().splitlines()[0]
+            return ((out.stderr or out.stdout).strip().splitlines() or [command[0]])[0]
     except (OSError, subprocess.TimeoutExpired) as err:
         raise ToolchainMissing(f"{' '.join(command)} --version failed: {err}") from None
     if out.returncode != 0:

@@ -5,8 +5,9 @@ makes, so a column and its ``build`` can never disagree: the C CLI (``c:cli``) a
 cross-compiled static CLIs (``<arch>:qemu``) are executables, the in-process C columns (``c``,
 ``c:O0``, ``c:O3-native``, ``c:zig``) a shared library, ``wasm`` and ``wasm-v8`` the wasm32
 module, ``arm64``, ``s390x``, ``i386`` and ``riscv64`` a freestanding ELF, and a
-``control:<name>`` that is a build of the C port its deliberately wrong build.  A column with nothing to compile (``reference``, ``exec:``, a Python control) or
-an unknown one is an ``InputError`` (one line, exit 2) that lists what can be built.
+``control:<name>`` that is a build of the C port its deliberately wrong build.  A column with
+nothing to compile (``reference``, ``exec:``, a Python control) or an unknown one is an
+``InputError`` (one line, exit 2) that lists what can be built.
 
 ``build_port(plan, out)`` compiles through the one build layer (``conformance/build.py``, the
 content-keyed cache; nothing here compiles) and copies the artifact to ``out`` (a file, or a

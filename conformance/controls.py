@@ -44,6 +44,9 @@ class Control:
     mistake: str
     make: Callable[[], Runner]
     has_vectors: bool = True
+    needs: tuple[str, ...] = ("cc",)
+    """What it needs to run (doctor's need kinds): the host compiler for the C port's patches,
+    Zig and Unicorn for the emulated builds, nothing for a Python port."""
     site: str = ""
     """The decision of the text it misreads (a census site id, see census.py), if any."""
     kind: str = ""
@@ -82,7 +85,8 @@ def _x87_i386() -> Runner:
 def _careless(name: str, description: str, simulator: type, label: str) -> Control:
     """A careless Python port (conformance/careless.py): the reference with one mistake."""
     return Control(name, description,
-                   lambda: ReferenceRunner(f"control:{name}", simulator, f"careless port: {label}"), has_vectors=False)
+                   lambda: ReferenceRunner(f"control:{name}", simulator, f"careless port: {label}"), has_vectors=False,
+                   needs=())
 
 
 def _misreading(path: Path) -> Control:
@@ -103,9 +107,10 @@ def misreadings(folder: Path = MISREADINGS) -> tuple[Control, ...]:
 
 
 BUILD_CONTROLS: tuple[Control, ...] = (
-    Control("fma-arm64", "FMA contraction on arm64 (-ffp-contract=fast: a*b + c fused into fmadd)", _fma_arm64),
+    Control("fma-arm64", "FMA contraction on arm64 (-ffp-contract=fast: a*b + c fused into fmadd)", _fma_arm64,
+            needs=("zig", "unicorn")),
     Control("fast-math-x64", "-ffast-math on x86-64", _fast_math_x64),
-    Control("x87-i386", "x87 extended precision on i386 (-mcpu=i686, no SSE)", _x87_i386),
+    Control("x87-i386", "x87 extended precision on i386 (-mcpu=i686, no SSE)", _x87_i386, needs=("zig", "unicorn")),
     _careless("single-precision", "single-precision state (positions and velocities as float)",
               careless.Float32StateSimulator, "float32 state"),
     _careless("agents-before-obstacles", "agent constraints listed before the obstacle constraints",

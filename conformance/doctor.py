@@ -111,10 +111,12 @@ def need_kinds(column: str) -> tuple[str, ...] | None:
         return ()
     if column.startswith("exec:"):
         return None
-    if column in ("control:fma-arm64", "control:x87-i386") or column in ARCHES:
+    if column in ARCHES:
         return ("zig", "unicorn")
     if column.startswith("control:"):
-        return ("cc",)
+        from .controls import CONTROLS
+        control = next((c for c in CONTROLS if f"control:{c.name}" == column), None)
+        return ("cc",) if control is None else control.needs  # control:<name>: a C patch, like most
     arch, _, engine = column.partition(":")
     if engine == "qemu" and arch in TARGETS:
         return _cross_needs(arch)
@@ -156,18 +158,20 @@ def doctor_columns() -> list[str]:
     return list(DEFAULT_COLUMNS) + others + ["exec:<command>", "control:<name>"]
 
 
-def where(column: str) -> str:
-    """``default`` (on any host), ``default here`` (an ``<arch>:qemu`` column this host can run,
-    which the default matrix then takes) or ``optional``."""
-    from .runners import DEFAULT_COLUMNS, default_columns
+def where(column: str, here: list[str]) -> str:
+    """``default`` (on any host), ``default here`` (in ``here``, the default matrix of this host:
+    an ``<arch>:qemu`` or ``c:windows`` column whose emulator is present) or ``optional``."""
+    from .runners import DEFAULT_COLUMNS
     if column in DEFAULT_COLUMNS:
         return "default"
-    return "default here" if column in default_columns() else "optional"
+    return "default here" if column in here else "optional"
 
 
 def format_doctor(columns: list[str] | None = None) -> tuple[str, int]:
     """The doctor's table and the number of columns that cannot run here."""
+    from .runners import default_columns
     columns = columns if columns is not None else doctor_columns()
+    here = default_columns()
     cache: dict[str, Need] = {}
     rows: list[tuple[str, str, str, str]] = []
     installs: list[str] = []
@@ -175,16 +179,20 @@ def format_doctor(columns: list[str] | None = None) -> tuple[str, int]:
     for column in columns:
         kinds = need_kinds(column)
         if kinds is None:
-            rows.append((column, where(column), "ready?", "your port"))
+            rows.append((column, where(column, here), "ready?", "your port"))
             continue
-        needs = [cache.setdefault(k, check(k)) for k in kinds]
+        for kind in kinds:
+            if kind not in cache:
+                cache[kind] = check(kind)
+        needs = [cache[k] for k in kinds]
         ok = all(n.present for n in needs)
         blocked += not ok
         text = ", ".join(n.short() for n in needs) if needs else "Python only"
-        rows.append((column, where(column), "ready" if ok else "MISSING", text))
+        rows.append((column, where(column, here), "ready" if ok else "MISSING", text))
         installs += [n.install for n in needs if not n.present and n.install not in installs]
-    widths = [max(len(r[i]) for r in rows + [("column", "", "status", "")]) for i in range(3)]
-    lines = ["  ".join(["column".ljust(widths[0]), "".ljust(widths[1]), "status".ljust(widths[2]), "needs"])]
+    header = ("column", "matrix", "status", "needs")
+    widths = [max(len(r[i]) for r in rows + [header]) for i in range(3)]
+    lines = ["  ".join([header[0].ljust(widths[0]), header[1].ljust(widths[1]), header[2].ljust(widths[2]), header[3]])]
     lines += ["  ".join([r[0].ljust(widths[0]), r[1].ljust(widths[1]), r[2].ljust(widths[2]), r[3]]) for r in rows]
     lines.append("")
     if installs:

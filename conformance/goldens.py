@@ -111,15 +111,16 @@ class GoldenStatus:
     golden: Golden | None
 
     def problem(self, scenario_id: str, shown: Path) -> str:
-        """The one sentence that says what is wrong (``shown`` is the path as printed)."""
-        return {
-            MISSING: f"{scenario_id}: no golden ({shown}); run: orca-conformance goldens regen {scenario_id}",
-            STALE: f"{scenario_id}: golden is stale (made for another version of the scene: fingerprint "
-                   f"{self.golden.fingerprint[:19] if self.golden else ''}...); run: orca-conformance goldens "
-                   f"regen {scenario_id}",
-            WRONG_ID: f"{shown}: id {self.golden.id if self.golden else ''!r} does not match the scenario "
-                      f"{scenario_id!r}",
-        }.get(self.kind, "")
+        """The one sentence that says what is wrong (``shown`` is the path as printed); empty for OK."""
+        regen = f"run: orca-conformance goldens regen {scenario_id}"
+        if self.kind == MISSING:
+            return f"{scenario_id}: no golden ({shown}); {regen}"
+        if self.kind == STALE:
+            return (f"{scenario_id}: golden is stale (made for another version of the scene: fingerprint "
+                    f"{self.golden.fingerprint[:19]}...); {regen}")
+        if self.kind == WRONG_ID:
+            return f"{shown}: id {self.golden.id!r} does not match the scenario {scenario_id!r}"
+        return ""
 
 
 def golden_status(root: Path, scenario: Scenario) -> GoldenStatus:

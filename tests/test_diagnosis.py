@@ -309,6 +309,11 @@ def test_rounding_only_tells_rounding_from_a_decision() -> None:
     assert diagnosis.rounding_only("support_distance", expected, [one_ulp] + expected[1:]) == 1
     far = vectors.hexd(0.3 + 1e-6)
     assert diagnosis.rounding_only("support_distance", expected, [far] + expected[1:]) is None
+    # the size bound, on its boundary: 2^-30 apart at size 1 is rounding (a cancelled
+    # subtraction), 2^-29 is not
+    one = [vectors.hexd(1.0)]
+    assert diagnosis.rounding_only("uniform", one, [vectors.hexd(1.0 + 2.0 ** -30)]) == 2 ** 22
+    assert diagnosis.rounding_only("uniform", one, [vectors.hexd(1.0 + 2.0 ** -29)]) is None
     # an integer result that differs is a decision, whatever the doubles
     closest = [vectors.hexd(0.3), vectors.hexd(0.4), 0]
     assert diagnosis.rounding_only("solve_closest", closest, [one_ulp, closest[1], 1]) is None
@@ -332,3 +337,14 @@ def test_a_port_off_by_rounding_is_told_to_look_at_its_arithmetic() -> None:
                    misreading("u-as-c-minus-x")):
         row, failure = vector_cell(runner, GOLDENS / "vectors")
         assert row.status == DIVERGED and not failure.rounding, (runner.id, row.reason)
+
+
+def test_the_arithmetic_rule_on_its_boundaries() -> None:
+    """Three formula primitives and exactly 90 % rounding-only cases: the arithmetic; one fewer
+    primitive, or one case fewer, is not."""
+    from conformance.matrix import arithmetic_differs
+    three = {"agent_case_form": (3, 3), "agent_constraint": (3, 3), "support_distance": (3, 4)}
+    assert arithmetic_differs(three) == "9 of the 10 bad cases of the formula primitives " \
+                                        "(agent_case_form, agent_constraint, support_distance)"
+    assert arithmetic_differs({**three, "support_distance": (2, 4)}) == ""  # 8 of 10
+    assert arithmetic_differs({"agent_case_form": (30, 30), "agent_constraint": (30, 30)}) == ""  # two primitives

@@ -71,7 +71,8 @@ def test_without_qemu_no_default_column_needs_anything_beyond_pip(monkeypatch, t
     for column in DEFAULT_COLUMNS:
         assert not any(kind.startswith("qemu:") for kind in doctor.need_kinds(column)), column
     assert {"arm64", "s390x", "i386", "riscv64"} <= set(DEFAULT_COLUMNS)
-    assert doctor.where("ppc64le:qemu") == "optional"
+    assert doctor.where("ppc64le:qemu", default_columns()) == "optional"
+    assert doctor.need_kinds("control:textbook-ttc") == ()  # a Python port
 
 
 def test_needs_of_each_kind_of_column():

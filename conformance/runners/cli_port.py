@@ -69,7 +69,6 @@ class CliRunner(ExecRunner):
                                    **({"emulator": self.emulator} if self.emulator else {})}}
 
 
-
 def native_cli() -> CliRunner:
     """``c:cli``: the host compiler's -O2 build of the CLI, through the protocol."""
     return CliRunner("c:cli", cli_spec("c-cli", system_cc(), DETERMINISM_FLAGS + ("-O2",)))

@@ -55,10 +55,10 @@ def runs_here(target: CrossTarget) -> bool:
     return native(target) or shutil.which(target.emulator) is not None
 
 
-def cross_runner(target: CrossTarget, runner_id: str | None = None, flags: tuple[str, ...] | None = None) -> CliRunner:
-    """The CLI for one target, column ``<arch>:qemu``; ``flags`` replaces the determinism flags."""
-    chosen = (DETERMINISM_FLAGS + ("-O2",) if flags is None else flags) + target.flags
-    column = runner_id or f"{target.column}:qemu"
-    spec = cli_spec(f"cross-{column.replace(':', '-')}", zig_cc(), chosen, target=target.target, static=True)
+def cross_runner(target: CrossTarget) -> CliRunner:
+    """The CLI for one target: column ``<arch>:qemu``."""
+    column = f"{target.column}:qemu"
+    spec = cli_spec(f"cross-{target.column}-qemu", zig_cc(), DETERMINISM_FLAGS + ("-O2",) + target.flags,
+                    target=target.target, static=True)
     return CliRunner(column, spec, emulator=None if native(target) else target.emulator,
                      missing=zig_available(), limits=EMULATED_LIMITS, architecture=target.target.split("-")[0])

@@ -4,8 +4,9 @@ Contract: a port that crashes, segfaults, hangs, never answers, floods its outpu
 garbage, returns the wrong number of steps or reports an error becomes a ``RunnerError`` with
 the reason and the tail of its stderr; so does a reply that does not follow its schema
 (conformance/schemas/protocol/, the one definition of every message), naming the field and
-what is wrong with it (an upper-case hash, a missing key, a number where a string belongs); the whole process group is killed on timeout, on a bad
-reply and on close, and the next request starts a fresh process.  Requests are written by a
+what is wrong with it (an upper-case hash, a missing key, a number where a string belongs).
+The whole process group is killed on timeout, on a bad reply and on close, and the next request
+starts a fresh process.  Requests are written by a
 separate thread, so a port that never reads its stdin cannot block the harness.
 """
 

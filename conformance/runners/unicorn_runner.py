@@ -1,5 +1,5 @@
-"""The ``arm64``, ``s390x``, ``i386`` and ``riscv64`` columns: one freestanding ELF build of the C port,
-run in-process under Unicorn on any host.
+"""The ``arm64``, ``s390x``, ``i386`` and ``riscv64`` columns: one freestanding ELF build of the C
+port per architecture, run in-process under Unicorn on any host.
 
 Contract: ``elf_spec(arch)`` is the BuildSpec of a static, libc-free ELF executable of the C
 port for one architecture: runners/c/*.c unchanged, the wasm build's export layer

@@ -13,15 +13,16 @@ import sys
 import time
 from pathlib import Path
 
-from . import __version__, vectors
+from . import __version__
+from .selftest import controls  # noqa: F401  (registers the control:<name> columns)
+from .data import vectors
 from .errors import InputError
-from .goldens import OK as GOLDEN_OK
-from .goldens import (compute_golden, first_difference, golden_path, golden_status, orphans, read_golden,
-                      write_golden)
-from .expectations import check_expectations
+from .data.goldens import OK as GOLDEN_OK
+from .data.goldens import (compute_golden, first_difference, golden_path, golden_status, orphans, read_golden, write_golden)
+from .contract.expectations import check_expectations
 from .progress import Progress
-from .scenario import Scenario, canonical_json, one_line
-from .suite import Suite
+from .contract.scenario import Scenario, canonical_json, one_line
+from .data.suite import Suite
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -244,7 +245,7 @@ def positive_int(text: str) -> int:
 
 def cmd_matrix(args: argparse.Namespace) -> int:
     """Every scenario on every runner, compared with the goldens; the suite's main job."""
-    from .matrix import format_table, run_matrix
+    from .judge.matrix import format_table, run_matrix
     from .runners import default_columns, resolve
     suite = Suite.locate(args.suite)
     patterns = args.scenarios or None
@@ -266,7 +267,7 @@ def cmd_matrix(args: argparse.Namespace) -> int:
            f"{passed} passed, {len(failed)} failed, {skipped} skipped; {result.compared()} states and vectors "
            f"compared in {result.seconds:.1f} s")
     if args.report:
-        from .report import write_reports
+        from .reports.report import write_reports
         for path in write_reports(result, suite, Path(args.report)):
             _print(f"report: {path}")
     if result.compared() == 0:
@@ -293,7 +294,7 @@ def cmd_controls(args: argparse.Namespace) -> int:
     """Run the negative controls and the misreading catalogue; each must be caught in a scene."""
     from fnmatch import fnmatchcase
 
-    from .controls import CONTROLS, format_controls, run_control, summarize
+    from .selftest.controls import CONTROLS, format_controls, run_control, summarize
     suite = Suite.locate(args.suite)
     scenarios = suite.select(None, False)
     patterns = [p for p in (args.only or "").split(",") if p]
@@ -318,7 +319,7 @@ def cmd_controls(args: argparse.Namespace) -> int:
 
 def cmd_spec(args: argparse.Namespace) -> int:
     """Check that a copy of the normative text is the version the goldens were made against."""
-    from . import spec_text
+    from .contract import spec_text
     path = Path(args.file)
     result = spec_text.check(path)
     _print(result.message(path))
@@ -327,7 +328,7 @@ def cmd_spec(args: argparse.Namespace) -> int:
 
 def cmd_build(args: argparse.Namespace) -> int:
     """Build one column's port (CLI executable, shared library or wasm module) to a chosen path."""
-    from .build_command import CannotBuild, build_port, output_path, plan
+    from .runners.build_command import CannotBuild, build_port, output_path, plan
     chosen = plan(args.column)
     out = output_path(chosen, Path(args.out))
     _print(chosen.headline())
@@ -343,7 +344,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 def cmd_census(args: argparse.Namespace) -> int:
     """The boundary census of the reference: data on every decision site, in vectors and scenes."""
-    from . import census
+    from .selftest import census
     from .jsonfile import write_json_atomic
     suite = Suite.locate(args.suite)
     scenarios = suite.select(None, False)
@@ -376,7 +377,7 @@ def cmd_census(args: argparse.Namespace) -> int:
 
 def cmd_merge(args: argparse.Namespace) -> int:
     """Combine per-platform reports into one matrix (JSON, Markdown, HTML)."""
-    from .merge import load_report, merge_reports, write_merged
+    from .reports.merge import load_report, merge_reports, write_merged
     reports = [(str(p), load_report(Path(p))) for p in args.reports]
     merged = merge_reports(reports)
     for path in write_merged(merged, Path(args.out)):
@@ -389,8 +390,8 @@ def cmd_merge(args: argparse.Namespace) -> int:
 
 def cmd_render(args: argparse.Namespace) -> int:
     """Draw one scenario's trajectories on one runner."""
-    from .drawing import PlotUnavailable
-    from .render import render
+    from .reports.drawing import PlotUnavailable
+    from .reports.render import render
     from .runners import resolve
     from .runners.base import RunnerError, RunnerUnavailable
     suite = Suite.locate(args.suite)
@@ -413,8 +414,7 @@ def cmd_render(args: argparse.Namespace) -> int:
 def cmd_mutate(args: argparse.Namespace) -> int:
     """Mutation testing of the C port against the scenarios and vectors."""
     import random as _random
-    from .mutate import (SURVIVED, generate_mutants, is_equivalent, load_equivalent, load_gap_notes, run_mutants,
-                         score, write_report)
+    from .selftest.mutate import (SURVIVED, generate_mutants, is_equivalent, load_equivalent, load_gap_notes, run_mutants, score, write_report)
     suite = Suite.locate(args.suite)
     if args.evidence:
         return _mutate_evidence(suite, args.jobs)
@@ -459,7 +459,7 @@ def _mutate_evidence(suite: Suite, jobs: int | None) -> int:
     taken on other C sources, and writes it into docs/mutation/equivalent.json."""
     import dataclasses
     from concurrent.futures import ThreadPoolExecutor
-    from .mutate import evidence_cases, gather_evidence, generate_mutants, load_equivalent, save_equivalent
+    from .selftest.mutate import (evidence_cases, gather_evidence, generate_mutants, load_equivalent, save_equivalent)
     path = suite.root / "docs" / "mutation" / "equivalent.json"
     entries = load_equivalent(path)
     by_id = {m.id: m for m in generate_mutants()}
@@ -487,7 +487,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     """Differential testing on seeded random scenes, with shrinking (conformance/fuzz.py)."""
     from fnmatch import fnmatchcase
 
-    from . import fuzz
+    from .selftest import fuzz
     from .runners import resolve
     suite = Suite.locate(args.suite)
     kinds = fuzz.parse_kinds(args.kinds)
@@ -496,7 +496,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         raise InputError("command line", "--count", "must be at least 1")
     shrink_to = Path(args.shrink_to) if args.shrink_to else None
     if args.controls:
-        from .controls import CONTROLS
+        from .selftest.controls import CONTROLS
         patterns = [p for p in (args.only or "").split(",") if p]
         chosen = [c for c in CONTROLS if not patterns or any(fnmatchcase(c.name, p) for p in patterns)]
         if not chosen:
@@ -534,7 +534,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         _print(f"ERROR    {runner_id}: {reason}")
     _print(fuzz.summary_line(result))
     if args.report:
-        from .report import write_reports
+        from .reports.report import write_reports
         for path in write_reports(result.matrix(), suite, Path(args.report)):
             _print(f"report: {path}")
     if sum(result.compared.values()) == 0 and not result.findings:

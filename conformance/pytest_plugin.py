@@ -36,10 +36,10 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:  # the suite's modules are imported only when the plugin is enabled
-    from .matrix import Cell
+    from .judge.matrix import Cell
     from .runners.base import Runner
-    from .scenario import Scenario
-    from .suite import Suite
+    from .contract.scenario import Scenario
+    from .data.suite import Suite
 
 COLLECTOR_NAME = "orca-conformance"
 MARKER = "orca"
@@ -155,6 +155,7 @@ class OrcaSession:
         """The runner of an id, created and described once per process."""
         if runner_id not in self._runners:
             from .runners import resolve
+            from .selftest import controls  # noqa: F401  (registers the control:<name> columns)
             from .runners.base import RunnerError, RunnerUnavailable
             runner = None
             try:
@@ -179,14 +180,14 @@ class OrcaSession:
     def vectors(self, runner: Runner) -> tuple[Cell, tuple[str, int] | None]:
         """The vectors cell of a runner, computed once per process."""
         if runner.id not in self._vectors:
-            from .matrix import vector_cell
+            from .judge.matrix import vector_cell
             assert self.suite is not None
             self._vectors[runner.id] = vector_cell(runner, self.suite.goldens_dir / "vectors")
         return self._vectors[runner.id]
 
     def compare(self, scenario: Scenario, runner: Runner) -> Cell:
         """One scenario cell, exactly as the matrix computes it."""
-        from .matrix import DIVERGED, attach_vector_failure, compare_scenario
+        from .judge.matrix import DIVERGED, attach_vector_failure, compare_scenario
         assert self.suite is not None
         known = self._vectors.get(runner.id)
         cell = compare_scenario(scenario, runner, self.suite.goldens_dir, self.reference,
@@ -225,9 +226,10 @@ class OrcaCollector(pytest.Collector):
 
     def collect(self) -> list[pytest.Item]:
         from .errors import InputError
-        from .matrix import VECTORS_ROW
+        from .judge.matrix import VECTORS_ROW
         from .runners import known_ids, resolve
-        from .suite import Suite
+        from .selftest import controls  # noqa: F401  (registers the control:<name> columns)
+        from .data.suite import Suite
         config = self.config
         state: OrcaSession = config.pluginmanager.get_plugin(_PLUGIN_NAME)
         try:
@@ -281,7 +283,7 @@ class OrcaItem(pytest.Item):
         self.scenario = scenario
 
     def runtest(self) -> None:
-        from .matrix import DIVERGED, ERROR, SKIPPED
+        from .judge.matrix import DIVERGED, ERROR, SKIPPED
         state: OrcaSession = self.config.pluginmanager.get_plugin(_PLUGIN_NAME)
         runner = state.runner(self.runner_id)
         if isinstance(runner, _Unusable):

@@ -1,6 +1,6 @@
 """Behaviour checks of the text, over the figures stored in the goldens and each ``expect:``.
 
-The checker itself is ``conformance.expectations`` (``check`` and ``goldens regen`` use it too).
+The checker itself is ``conformance.contract.expectations`` (``check`` and ``goldens regen`` use it too).
 
 The figures were measured by the reference while it made the golden, so these tests cost no
 simulation; ``goldens check`` (in CI) proves that the goldens still match the reference.
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance.expectations import check_expectations
-from conformance.goldens import MISSING, OK, golden_status
-from conformance.scenario import Scenario, load_suite
+from conformance.contract.expectations import check_expectations
+from conformance.data.goldens import MISSING, OK, golden_status
+from conformance.contract.scenario import Scenario, load_suite
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = load_suite(ROOT / "scenarios")
@@ -77,7 +77,7 @@ def test_checker_reports_missing_figures_instead_of_raising() -> None:
 def test_expect_keys_documented_and_match_the_schema() -> None:
     import json
 
-    from conformance.expectations import EXPECT_KEYS
+    from conformance.contract.expectations import EXPECT_KEYS
     schema = json.loads((ROOT / "conformance" / "schemas" / "scenario.schema.json").read_text())
     keys = [k.key for k in EXPECT_KEYS]
     assert sorted(keys) == sorted(schema["properties"]["expect"]["properties"])

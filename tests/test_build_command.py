@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.build import system_cc, zig_available
-from conformance.build_command import BuildPlan, plan
+from conformance.runners.build import system_cc, zig_available
+from conformance.runners.build_command import BuildPlan, plan
 from conformance.cli import main
 from conformance.runners.wasm_v8 import PORT_SCRIPT
 
@@ -105,7 +105,7 @@ def test_a_missing_compiler_is_one_line_and_exit_1(tmp_path: Path, capsys, monke
 
 
 def test_the_plan_of_a_zig_column_knows_when_zig_is_missing(monkeypatch) -> None:
-    import conformance.build_command as build_command
+    import conformance.runners.build_command as build_command
     monkeypatch.setattr(build_command, "zig_available", lambda: "the ziglang package is not installed")
     chosen = plan("c:zig")
     assert isinstance(chosen, BuildPlan) and chosen.missing == "the ziglang package is not installed"

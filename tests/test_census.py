@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conformance import census
-from conformance.driver import run
-from conformance.goldens import golden_path, read_golden
-from conformance.scenario import load_suite
-from conformance.state_hash import state_hash
+from conformance.selftest import census
+from conformance.contract.driver import run
+from conformance.data.goldens import golden_path, read_golden
+from conformance.contract.scenario import load_suite
+from conformance.contract.state_hash import state_hash
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = ROOT / "goldens" / "vectors"
@@ -29,8 +29,8 @@ def test_the_census_finds_the_decisions_of_the_text() -> None:
                      "solver.linear_program.line_interval: denom <= PARALLEL_EPSILON",
                      "solver.obstacle.support_distance: value > best",
                      "solver.neighbors.obstacle_neighbors: found.sort() ties",
-                     "driver.Driver.preferred_velocity: dist2 <= reach2",
-                     "driver.Driver.preferred_velocity: dist <= speed * dt"):
+                     "contract.driver.Driver.preferred_velocity: dist2 <= reach2",
+                     "contract.driver.Driver.preferred_velocity: dist <= speed * dt"):
         assert expected in ids
 
 

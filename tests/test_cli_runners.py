@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conformance import cli
-from conformance.build import ToolchainMissing, build
+from conformance.runners.build import ToolchainMissing, build
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = "orca/head-on-exact"
@@ -88,9 +88,9 @@ def test_an_exec_command_with_commas_runs_through_runner(suite: str,
 
 def test_the_guard_of_the_comma_command_bites() -> None:
     """Without the whole comma the command fails: the test above is not vacuous."""
-    from conformance.matrix import ERROR, run_matrix
+    from conformance.judge.matrix import ERROR, run_matrix
     from conformance.runners import resolve
-    from conformance.scenario import load_scenario
+    from conformance.contract.scenario import load_scenario
     scenario = load_scenario(ROOT / "scenarios" / "orca" / "head-on-exact.yaml")
     runner = resolve(comma_command("a"))
     try:

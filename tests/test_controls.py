@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from conformance.controls import (CAUGHT, CONTROLS, EQUIVALENT, NO_SCENE, SKIPPED, by_cost, format_controls,
+from conformance.selftest.controls import (CAUGHT, CONTROLS, EQUIVALENT, NO_SCENE, SKIPPED, by_cost, format_controls,
                                   misreadings, run_control)
-from conformance.matrix import DIVERGED
-from conformance.scenario import load_suite
+from conformance.judge.matrix import DIVERGED
+from conformance.contract.scenario import load_suite
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = [s for s in load_suite(ROOT / "scenarios") if not s.slow]
@@ -45,7 +45,7 @@ def test_controls_try_cheap_scenarios_first() -> None:
 
 
 def test_a_control_that_passes_everything_is_reported_not_caught() -> None:
-    from conformance.controls import NOT_CAUGHT, Control
+    from conformance.selftest.controls import NOT_CAUGHT, Control
     from conformance.runners.reference import ReferenceRunner
     honest = Control("honest", "no mistake at all", lambda: ReferenceRunner("control:honest"), has_vectors=False)
     cheap = by_cost(SCENARIOS)[:4]
@@ -62,9 +62,9 @@ def test_the_catalogue_holds_a_few_dozen_documented_misreadings() -> None:
 
 
 def test_a_misreading_caught_only_by_vectors_is_a_gap() -> None:
-    from conformance.controls import VECTORS_ONLY, Control
-    from conformance.matrix import Cell
-    from conformance.controls import ControlResult, _judge
+    from conformance.selftest.controls import VECTORS_ONLY, Control
+    from conformance.judge.matrix import Cell
+    from conformance.selftest.controls import ControlResult, _judge
     result = ControlResult(Control("x", "y", lambda: None), "", None, Cell("vectors", "x", DIVERGED, reason="bad"))
     _judge(result, 20)
     assert result.status == VECTORS_ONLY
@@ -76,7 +76,7 @@ def test_a_misreading_caught_only_by_vectors_is_a_gap() -> None:
 
 def test_every_control_is_a_matrix_column() -> None:
     from conformance.errors import InputError
-    from conformance.matrix import run_matrix
+    from conformance.judge.matrix import run_matrix
     from conformance.runners import known_ids, resolve
     assert "control:<name>" in known_ids()
     scenario = [s for s in SCENARIOS if s.id == "orca/degenerate"]

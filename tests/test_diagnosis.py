@@ -14,15 +14,19 @@ from pathlib import Path
 
 import pytest
 
-from conformance import careless, diagnosis, vectors
-from conformance.build import DETERMINISM_FLAGS, system_cc
-from conformance.matrix import DIVERGED, ERROR, PASS, compare_scenario, vector_cell
+from conformance.selftest import careless
+
+from conformance.judge import diagnosis
+
+from conformance.data import vectors
+from conformance.runners.build import DETERMINISM_FLAGS, system_cc
+from conformance.judge.matrix import DIVERGED, ERROR, PASS, compare_scenario, vector_cell
 from conformance.runners.base import StateDump
 from conformance.runners.cffi_runner import CffiRunner, CVariant
 from conformance.runners.cli_port import CliRunner, cli_spec
 from conformance.runners.reference import ReferenceRunner
-from conformance.scenario import Scene, load_scenario
-from conformance.variants import SourcePatch, load_patch, patched_tree
+from conformance.contract.scenario import Scene, load_scenario
+from conformance.selftest.variants import SourcePatch, load_patch, patched_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDENS = ROOT / "goldens"
@@ -324,7 +328,7 @@ def test_a_port_off_by_rounding_is_told_to_look_at_its_arithmetic() -> None:
     """A -ffast-math build (other rounding in every formula): the vectors row says so, and a
     diverged scene names the evaluation first.  One operation done otherwise (hypot) or one
     misread decision is not that: its own primitive is named instead."""
-    from conformance.controls import CONTROLS
+    from conformance.selftest.controls import CONTROLS
     fast_math = next(c for c in CONTROLS if c.name == "fast-math-x64").make()
     row, failure = vector_cell(fast_math, GOLDENS / "vectors")
     assert row.status == DIVERGED and failure.rounding, row.reason
@@ -342,7 +346,7 @@ def test_a_port_off_by_rounding_is_told_to_look_at_its_arithmetic() -> None:
 def test_the_arithmetic_rule_on_its_boundaries() -> None:
     """Three formula primitives and exactly 90 % rounding-only cases: the arithmetic; one fewer
     primitive, or one case fewer, is not."""
-    from conformance.matrix import arithmetic_differs
+    from conformance.judge.matrix import arithmetic_differs
     three = {"agent_case_form": (3, 3), "agent_constraint": (3, 3), "support_distance": (3, 4)}
     assert arithmetic_differs(three) == "9 of the 10 bad cases of the formula primitives " \
                                         "(agent_case_form, agent_constraint, support_distance)"

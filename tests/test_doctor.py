@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from conformance import doctor
+from conformance.runners import needs
 from conformance.cli import main
-from conformance.matrix import SKIPPED, Cell, MatrixResult, format_table
+from conformance.judge.matrix import SKIPPED, Cell, MatrixResult, format_table
 from conformance.runners import DEFAULT_COLUMNS
 
 
@@ -50,15 +51,15 @@ def test_missing_qemu_is_named_with_its_install_command(monkeypatch, tmp_path, c
 @pytest.mark.skipif(shutil.which("qemu-aarch64-static") is None, reason="qemu-aarch64-static is not installed here")
 def test_present_qemu_shows_its_version(monkeypatch):
     monkeypatch.setattr(platform, "machine", lambda: "x86_64")
-    need = doctor.check("qemu:qemu-aarch64-static")
+    need = needs.check("qemu:qemu-aarch64-static")
     assert need.present and need.found[0].isdigit(), need
 
 
 def test_native_host_needs_no_emulator(monkeypatch):
     monkeypatch.setattr(platform, "machine", lambda: "aarch64")
-    assert doctor.need_kinds("arm64:qemu") == ("zig",)
+    assert needs.need_kinds("arm64:qemu") == ("zig",)
     monkeypatch.setattr(platform, "machine", lambda: "x86_64")
-    assert doctor.need_kinds("arm64:qemu") == ("zig", "qemu:qemu-aarch64-static")
+    assert needs.need_kinds("arm64:qemu") == ("zig", "qemu:qemu-aarch64-static")
 
 
 def test_without_qemu_no_default_column_needs_anything_beyond_pip(monkeypatch, tmp_path):
@@ -69,30 +70,30 @@ def test_without_qemu_no_default_column_needs_anything_beyond_pip(monkeypatch, t
     monkeypatch.setattr(platform, "machine", lambda: "x86_64")
     assert default_columns() == DEFAULT_COLUMNS
     for column in DEFAULT_COLUMNS:
-        assert not any(kind.startswith("qemu:") for kind in doctor.need_kinds(column)), column
+        assert not any(kind.startswith("qemu:") for kind in needs.need_kinds(column)), column
     assert {"arm64", "s390x", "i386", "riscv64"} <= set(DEFAULT_COLUMNS)
     assert doctor.where("ppc64le:qemu", default_columns()) == "optional"
-    assert doctor.need_kinds("control:textbook-ttc") == ()  # a Python port
+    assert needs.need_kinds("control:textbook-ttc") == ()  # a Python port
 
 
 def test_needs_of_each_kind_of_column():
-    assert doctor.need_kinds("c") == ("cc",)
-    assert doctor.need_kinds("c:O3-native") == ("cc",)
-    assert doctor.need_kinds("wasm") == ("wasmtime", "zig")
-    assert doctor.need_kinds("wasm-v8") == ("node", "zig")
-    assert doctor.need_kinds("arm64") == ("zig", "unicorn")
-    assert doctor.need_kinds("control:x87-i386") == ("zig", "unicorn")
-    assert doctor.need_kinds("riscv64:qemu") in (("zig", "qemu:qemu-riscv64-static"), ("zig",))
-    assert doctor.need_kinds("reference") == ()
-    assert doctor.need_kinds("exec:./port") is None
-    assert doctor.needs_line("exec:./port") == "needs: your port (the suite cannot check it)"
+    assert needs.need_kinds("c") == ("cc",)
+    assert needs.need_kinds("c:O3-native") == ("cc",)
+    assert needs.need_kinds("wasm") == ("wasmtime", "zig")
+    assert needs.need_kinds("wasm-v8") == ("node", "zig")
+    assert needs.need_kinds("arm64") == ("zig", "unicorn")
+    assert needs.need_kinds("control:x87-i386") == ("zig", "unicorn")
+    assert needs.need_kinds("riscv64:qemu") in (("zig", "qemu:qemu-riscv64-static"), ("zig",))
+    assert needs.need_kinds("reference") == ()
+    assert needs.need_kinds("exec:./port") is None
+    assert needs.needs_line("exec:./port") == "needs: your port (the suite cannot check it)"
 
 
 def test_missing_package_and_old_node(monkeypatch):
-    need = doctor._package("no-such-package-orca", "pip install no-such-package-orca")
+    need = needs._package("no-such-package-orca", "pip install no-such-package-orca")
     assert not need.present and need.short() == "no-such-package-orca MISSING (pip install no-such-package-orca)"
     monkeypatch.setenv("PATH", "/nonexistent")
-    node = doctor.check("node")
+    node = needs.check("node")
     assert not node.present and "apt-get install nodejs" in node.short()
 
 

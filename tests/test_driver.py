@@ -2,8 +2,8 @@
 
 from math import sqrt
 
-from conformance.driver import Driver, build_simulator, run, splitmix64, uniform
-from conformance.scenario import AgentSpec, Scene
+from conformance.contract.driver import Driver, build_simulator, run, splitmix64, uniform
+from conformance.contract.scenario import AgentSpec, Scene
 from conformance.solver import AgentParams
 
 PARAMS = AgentParams(0.5, 1.0, 5.0, 10, 2.0, 2.0)

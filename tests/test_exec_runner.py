@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance.matrix import ERROR, PASS, run_matrix
+from conformance.judge.matrix import ERROR, PASS, run_matrix
 from conformance.runners.exec_runner import ExecRunner, Limits
-from conformance.scenario import load_scenario
+from conformance.contract.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 FAKE = Path(__file__).resolve().parent / "fake_ports" / "fake_port.py"

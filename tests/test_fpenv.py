@@ -1,5 +1,5 @@
 """A -ffast-math library loaded in-process must not change the harness's arithmetic
-(conformance/fpenv.py). Each check runs in its own process: a failure here must not poison the
+(conformance/runners/fpenv.py). Each check runs in its own process: a failure here must not poison the
 floating-point environment of the test session."""
 
 from __future__ import annotations

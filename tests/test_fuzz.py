@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from conformance import fuzz
+from conformance.selftest import fuzz
 from conformance.cli import main
-from conformance.fuzz_scenes import KINDS, make_scene
-from conformance.goldens import compute_golden, read_golden
-from conformance.matrix import DIVERGED
-from conformance.scenario import POSITION_LIMIT, load_scenario
-from conformance.shrink import complexity, scenario_yaml, yaml_float
+from conformance.selftest.fuzz_scenes import KINDS, make_scene
+from conformance.data.goldens import compute_golden, read_golden
+from conformance.judge.matrix import DIVERGED
+from conformance.contract.scenario import POSITION_LIMIT, load_scenario
+from conformance.selftest.shrink import complexity, scenario_yaml, yaml_float
 
 ROOT = Path(__file__).resolve().parent.parent
 VECTORS = ROOT / "goldens" / "vectors"

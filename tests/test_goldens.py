@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance import cli, goldens, jsonfile
+from conformance import cli, jsonfile
+
+from conformance.data import goldens
 from conformance.errors import InputError
 
 SCENE = """\
@@ -141,9 +143,9 @@ def test_no_temporary_files_are_left(suite: Path) -> None:
 
 def test_one_decision_for_missing_stale_and_foreign_goldens(suite: Path, capsys) -> None:
     """goldens.golden_status decides for check, goldens check and the matrix alike."""
-    from conformance.matrix import ERROR, compare_scenario
+    from conformance.judge.matrix import ERROR, compare_scenario
     from conformance.runners.reference import ReferenceRunner
-    from conformance.scenario import load_suite
+    from conformance.contract.scenario import load_suite
     scenario = next(s for s in load_suite(suite / "scenarios") if s.id == "t/pair")
     folder = suite / "goldens"
     assert goldens.golden_status(folder, scenario).kind == goldens.MISSING

@@ -1,4 +1,4 @@
-"""The linear program and its fallback against vertex-enumeration brute force (conformance/lp_oracle.py).
+"""The linear program and its fallback against vertex-enumeration brute force (conformance/selftest/lp_oracle.py).
 
 The normative text claims agreement on over 10^5 random sets; bench/lp_bruteforce.py runs those.
 Here a fixed-seed run of RANDOM_SETS sets (plus the relax branch for a failing hard prefix)
@@ -12,7 +12,7 @@ import time
 from math import sqrt
 
 
-from conformance import lp_oracle as oracle
+from conformance.selftest import lp_oracle as oracle
 from conformance.solver.fallback import relax  # noqa: E402
 from conformance.solver.linear_program import solve_closest  # noqa: E402
 

@@ -24,8 +24,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conformance.errors import InputError
-from conformance.expectations import check_expectations
-from conformance.scenario import Scenario, load_scenario
+from conformance.contract.expectations import check_expectations
+from conformance.contract.scenario import Scenario, load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted((ROOT / "scenarios").rglob("*.yaml"))

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from conformance.build import DETERMINISM_FLAGS, system_cc
-from conformance.driver import Driver, build_simulator
-from conformance.goldens import compute_golden, golden_path, read_golden, write_golden
-from conformance.matrix import DIVERGED, PASS, VECTORS_ROW, format_table, run_matrix
+from conformance.runners.build import DETERMINISM_FLAGS, system_cc
+from conformance.contract.driver import Driver, build_simulator
+from conformance.data.goldens import compute_golden, golden_path, read_golden, write_golden
+from conformance.judge.matrix import DIVERGED, PASS, VECTORS_ROW, format_table, run_matrix
 from conformance.runners.cffi_runner import CffiRunner, CVariant
 from conformance.runners.cli_port import CliRunner, cli_spec
-from conformance.scenario import load_scenario, load_suite
-from conformance.variants import load_patch, patched_tree
+from conformance.contract.scenario import load_scenario, load_suite
+from conformance.selftest.variants import load_patch, patched_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = Path(__file__).resolve().parent / "c_variants"

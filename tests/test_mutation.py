@@ -11,7 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 
-from conformance.mutate import (KILLED, SURVIVED, Equivalence, Evidence, Outcome, _judge, evidence_cases, gather_evidence,
+from conformance.selftest.mutate import (KILLED, SURVIVED, Equivalence, Evidence, Outcome, _judge, evidence_cases, gather_evidence,
                                 generate_mutants, load_equivalent, load_gap_notes, run_mutants, score, sources_digest)
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -16,14 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from conformance.divergence import VISIBLE_METRES, divergence_series, sample_steps
-from conformance.drawing import REFERENCE_COLOUR, RUNNER_COLOUR
-from conformance.matrix import DIVERGED, run_matrix
-from conformance.render import render
-from conformance.report import write_reports
+from conformance.judge.divergence import VISIBLE_METRES, divergence_series, sample_steps
+from conformance.reports.drawing import REFERENCE_COLOUR, RUNNER_COLOUR
+from conformance.judge.matrix import DIVERGED, run_matrix
+from conformance.reports.render import render
+from conformance.reports.report import write_reports
 from conformance.runners import resolve
-from conformance.scenario import load_suite
-from conformance.suite import Suite
+from conformance.contract.scenario import load_suite
+from conformance.data.suite import Suite
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENE = "orca/equal-distance-ties"

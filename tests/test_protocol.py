@@ -9,9 +9,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from conformance.build import build
-from conformance.scenario import load_scenario
-from conformance.vectors import load_all
+from conformance.runners.build import build
+from conformance.contract.scenario import load_scenario
+from conformance.data.vectors import load_all
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "conformance" / "schemas" / "protocol"

@@ -46,7 +46,7 @@ def test_every_schema_of_the_suite_is_listed_and_every_committed_file_follows_it
     committed files of its format are valid against it."""
     import json
 
-    from conformance import schema_files
+    from conformance.contract import schema_files
     text = PAGE.read_text(encoding="utf-8")
     own = sorted(p.name for p in (ROOT / "conformance" / "schemas").glob("*.schema.json"))
     assert {"golden.schema.json", "vectors.schema.json", "patch.schema.json", "equivalent.schema.json"} <= set(own)
@@ -75,7 +75,8 @@ def test_every_schema_of_the_suite_is_listed_and_every_committed_file_follows_it
 ])
 def test_a_file_that_breaks_its_schema_is_one_error_naming_the_key(tmp_path: Path, kind: str, text: str,
                                                                    key: str) -> None:
-    from conformance import goldens, mutate, variants, vectors
+    from conformance.data import goldens, vectors
+    from conformance.selftest import mutate, variants
     from conformance.errors import InputError
     path = tmp_path / "file.json"
     path.write_text(text, encoding="utf-8")

@@ -10,15 +10,15 @@ import jsonschema
 import pytest
 
 from conformance import cli
-from conformance.build import DETERMINISM_FLAGS, system_cc
+from conformance.runners.build import DETERMINISM_FLAGS, system_cc
 from conformance.errors import InputError
-from conformance.matrix import DIVERGED, run_matrix
-from conformance.merge import load_report, merge_reports
-from conformance.report import write_reports
+from conformance.judge.matrix import DIVERGED, run_matrix
+from conformance.reports.merge import load_report, merge_reports
+from conformance.reports.report import write_reports
 from conformance.runners.cffi_runner import CffiRunner, CVariant
-from conformance.scenario import load_suite
-from conformance.suite import Suite
-from conformance.variants import load_patch, patched_tree
+from conformance.contract.scenario import load_suite
+from conformance.data.suite import Suite
+from conformance.selftest.variants import load_patch, patched_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "conformance" / "schemas" / "report.schema.json").read_text())
@@ -131,7 +131,7 @@ def test_render_rejects_unknown_picture_type(tmp_path: Path) -> None:
 def test_junit_holds_any_reason_a_port_can_give() -> None:
     """Reasons carry a port's stderr: control characters (colour codes) and markup must still
     give well-formed XML that a CI system can read back."""
-    from conformance.report import junit_xml
+    from conformance.reports.report import junit_xml
     reason = "port exited \x1b[31mred\x1b[0m <b>&amp;</b> \"quoted\" \x00 end"
     report = {"header": {"platform": "linux-x86_64"}, "runners": {"exec:x": {}},
               "cells": [{"row": "orca/a", "runner": "exec:x", "status": "ERROR", "reason": reason, "seconds": 0.5},

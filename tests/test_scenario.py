@@ -9,7 +9,7 @@ import pytest
 
 from conformance import cli
 from conformance.errors import InputError
-from conformance.scenario import Scene, canonical_json, load_scenario, load_suite
+from conformance.contract.scenario import Scene, canonical_json, load_scenario, load_suite
 
 VALID = """\
 id: test/base
@@ -155,7 +155,7 @@ def test_duplicate_ids_across_files(tmp_path: Path) -> None:
 
 
 def test_suite_load_collects_one_error_per_broken_file(tmp_path: Path) -> None:
-    from conformance.scenario import ScenarioFileErrors, load_each
+    from conformance.contract.scenario import ScenarioFileErrors, load_each
     write(tmp_path, VALID, "test/base.yaml")
     write(tmp_path, VALID.replace("dt: 0.1", "dt: -1").replace("test/base", "test/neg"), "test/neg.yaml")
     write(tmp_path, "[" * 1000, "test/deep.yaml")

@@ -12,12 +12,12 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from conformance import vectors
+from conformance.data import vectors
 from conformance.cli import main
-from conformance.matrix import ERROR, PASS, VECTORS_ROW, run_matrix
+from conformance.judge.matrix import ERROR, PASS, VECTORS_ROW, run_matrix
 from conformance.runners.base import RunnerError
 from conformance.runners.exec_runner import ExecRunner
-from conformance.scenario import load_scenario
+from conformance.contract.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER = ROOT / "runners" / "skeleton-js"

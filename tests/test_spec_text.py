@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from conformance import spec_text
+from conformance.contract import spec_text
 from conformance.cli import main
 
 TEXT = "ORCA solver · onepath docs\n\nline one\nline two".encode()

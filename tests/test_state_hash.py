@@ -4,7 +4,7 @@ import hashlib
 
 import pytest
 
-from conformance.state_hash import NonFiniteState, canonical_bytes, decode, state_hash
+from conformance.contract.state_hash import NonFiniteState, canonical_bytes, decode, state_hash
 
 
 def test_layout_is_interleaved_little_endian() -> None:

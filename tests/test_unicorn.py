@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from conformance.build import zig_available
-from conformance.matrix import PASS, VECTORS_ROW, format_table, run_matrix
+from conformance.runners.build import zig_available
+from conformance.judge.matrix import PASS, VECTORS_ROW, format_table, run_matrix
 from conformance.runners import resolve
 from conformance.runners.base import RunnerError
-from conformance.scenario import load_suite
+from conformance.contract.scenario import load_suite
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDENS = ROOT / "goldens"
@@ -159,7 +159,7 @@ def test_elf_reader_refuses_bad_files(arm64):
 
 
 def test_doctor_knows_the_columns():
-    from conformance.doctor import needs_line
+    from conformance.runners.needs import needs_line
     for column in COLUMNS:
         line = needs_line(column)
         assert "unicorn" in line and "ziglang" in line

@@ -1,4 +1,4 @@
-"""The edge generators reach the boundaries they are there for (conformance/vector_edges.py).
+"""The edge generators reach the boundaries they are there for (conformance/data/vector_edges.py).
 
 Each test recomputes, with the reference's own operations, the quantity a decision compares
 and counts the stored cases that sit exactly on the boundary: if a generator drifts away from
@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from math import sqrt
 
-from conformance import vector_edges, vectors
+from conformance.data import vector_edges, vectors
 
 
 def _edges(name: str) -> list[list]:

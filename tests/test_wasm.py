@@ -12,16 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from conformance.build import DETERMINISM_FLAGS
-from conformance.matrix import ERROR, PASS, VECTORS_ROW, format_table, run_matrix
+from conformance.runners.build import DETERMINISM_FLAGS
+from conformance.judge.matrix import ERROR, PASS, VECTORS_ROW, format_table, run_matrix
 from conformance.runners import DEFAULT_COLUMNS, resolve
 from conformance.runners.base import RunnerError, RunnerUnavailable
 from conformance.runners.exec_runner import Limits
 from conformance.runners.wasm_runner import (WASM_DIR, WASM_FLAGS, WasmRunner, build_module, module_exports,
                                              module_imports, wasm_spec)
 from conformance.runners.wasm_v8 import PORT_SCRIPT, WasmV8Runner, node_version
-from conformance.scenario import load_scenario, load_suite
-from conformance.variants import SourcePatch, patched_tree
+from conformance.contract.scenario import load_scenario, load_suite
+from conformance.selftest.variants import SourcePatch, patched_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDENS = ROOT / "goldens"
@@ -193,7 +193,7 @@ def test_tiny_fuel_budget_is_an_error_cell_with_the_reason() -> None:
 
 
 def test_non_finite_state_is_an_error_whatever_the_nan_bits() -> None:
-    from conformance.scenario import Scene
+    from conformance.contract.scenario import Scene
     runner = WasmRunner()
     scene = Scene.from_json(BLOW_UP)
     stream = runner.hashes(scene)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.build import (DETERMINISM_FLAGS, BuildSpec, FlagUnsupported, Toolchain, build, msvc_flags,
+from conformance.runners.build import (DETERMINISM_FLAGS, BuildSpec, FlagUnsupported, Toolchain, build, msvc_flags,
                                system_cc, zig_available)
 from conformance.runners.cli_port import cli_spec
 
@@ -60,7 +60,7 @@ def test_a_windows_host_gets_msvc_when_present_else_zig_for_windows(monkeypatch,
 
 @pytest.mark.skipif(zig_available() is not None, reason=zig_available() or "")
 def test_zig_builds_a_windows_executable_here():
-    from conformance.build import zig_cc
+    from conformance.runners.build import zig_cc
     artifact = build(cli_spec("c-windows", zig_cc(), DETERMINISM_FLAGS + ("-O2",), target="x86_64-windows-gnu"))
     data = artifact.path.read_bytes()
     assert artifact.path.name == "orca-port.exe" and data[:2] == b"MZ"
@@ -71,8 +71,8 @@ def test_zig_builds_a_windows_executable_here():
 @pytest.mark.skipif(shutil.which("wine") is None, reason="wine is not installed (apt-get install wine64)")
 @pytest.mark.skipif(zig_available() is not None, reason=zig_available() or "")
 def test_windows_column_passes_under_wine():
-    from conformance.matrix import PASS, run_matrix
-    from conformance.scenario import load_suite
+    from conformance.judge.matrix import PASS, run_matrix
+    from conformance.contract.scenario import load_suite
     root = Path(__file__).resolve().parent.parent
     scenarios = [s for s in load_suite(root / "scenarios") if s.id in ("orca/head-on-exact", "orca/wall-gap")]
     result = run_matrix(scenarios, ["c:windows"], root / "goldens")

@@ -22,10 +22,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-from conformance import generators
-from conformance.driver import run
+from conformance.contract import generators
+from conformance.contract.driver import run
 from conformance.runners.cffi_runner import CffiRunner, c_variants
-from conformance.scenario import AgentSpec, Scene
+from conformance.contract.scenario import AgentSpec, Scene
 from conformance.solver import AgentParams
 
 SUITE = AgentParams(0.5, 1.0, 5.0, 10, 2.0, 2.0)

@@ -13,8 +13,8 @@ import argparse
 import time
 from pathlib import Path
 
-from conformance import fuzz
-from conformance.fuzz_scenes import KINDS, make_scene
+from conformance.selftest import fuzz
+from conformance.selftest.fuzz_scenes import KINDS, make_scene
 from conformance.runners import resolve
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -17,8 +17,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-from conformance.driver import run
-from conformance.scenario import load_scenario
+from conformance.contract.driver import run
+from conformance.contract.scenario import load_scenario
 
 
 def measure(scenario_id: str, steps: int) -> tuple[int, float]:

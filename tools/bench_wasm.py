@@ -40,7 +40,7 @@ from conformance.runners.base import RunnerUnavailable
 from conformance.runners.cffi_runner import CffiRunner, c_variants
 from conformance.runners.wasm_runner import WasmRunner, wasmtime_version
 from conformance.runners.wasm_v8 import WasmV8Runner, node_version
-from conformance.scenario import Scene
+from conformance.contract.scenario import Scene
 
 TIMING = re.compile(r"timing: (\d+) steps of (\d+) agents: orca_run_advance ([0-9.]+) ms \(CPU ([0-9.]+) ms\)")
 NATIVE = "c (gcc -O2, cffi)"

@@ -5,7 +5,7 @@
 For each matching mutant, builds it, then runs the family's cases of seeds A..B (the same
 generators as the stored vectors, edge cases included) through the mutant and through the
 unmutated C port (which the vectors hold to the reference bit for bit) and prints the first
-cases on which they differ, as raw argument lists to paste into conformance/vector_edges.py.
+cases on which they differ, as raw argument lists to paste into conformance/data/vector_edges.py.
 No reference evaluation is needed, so thousands of seeds take seconds.  A mutant with no
 differing case over many seeds is a candidate for the reviewed equivalent list (whose
 evidence ``orca-conformance mutate --evidence`` then gathers).
@@ -19,9 +19,9 @@ import subprocess
 import sys
 
 
-from conformance import vectors
-from conformance.build import DETERMINISM_FLAGS, system_cc
-from conformance.mutate import apply, generate_mutants
+from conformance.data import vectors
+from conformance.runners.build import DETERMINISM_FLAGS, system_cc
+from conformance.selftest.mutate import apply, generate_mutants
 from conformance.runners.cffi_runner import CffiRunner, CVariant, c_variants
 
 

@@ -5,7 +5,7 @@
 
 The normative text claims agreement on over 10^5 random constraint sets (the optimum when the
 program is feasible, the minimum largest penetration when it is not).  This script runs that
-comparison with the oracle and the random generator of conformance/lp_oracle.py (the test suite runs
+comparison with the oracle and the random generator of conformance/selftest/lp_oracle.py (the test suite runs
 a smaller fixed-seed sample of the same thing) and prints the number of sets (feasible /
 infeasible / skipped near the feasibility boundary), the worst error of each kind and every
 disagreement; the exit status is 1 on a disagreement, 0 otherwise.
@@ -17,7 +17,7 @@ import argparse
 import sys
 import time
 
-from conformance import lp_oracle as oracle
+from conformance.selftest import lp_oracle as oracle
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -28,14 +28,14 @@ def main(argv: list[str] | None = None) -> int:
     cov = coverage.Coverage(branch=True, source=[str(ROOT / "conformance" / "solver")],
                             data_file=None)
     cov.start()
-    from conformance.driver import run
-    from conformance.suite import Suite
+    from conformance.contract.driver import run
+    from conformance.data.suite import Suite
     suite = Suite(ROOT)
     scenarios = [] if args.vectors_only else suite.select(None, args.all)
     for scenario in scenarios:
         for _ in run(scenario.scene, steps=None if args.steps is None else min(args.steps, scenario.scene.steps)):
             pass
-    from conformance import vectors
+    from conformance.data import vectors
     cases, mismatches = vectors.replay_reference(suite.goldens_dir / "vectors")
     cov.stop()
     print(f"{len(scenarios)} scenarios and {cases} primitive vectors ({mismatches} mismatches) "

@@ -39,6 +39,7 @@ def default_columns() -> list[str]:
     return list(DEFAULT_COLUMNS) + extra
 
 _FACTORIES: dict[str, Callable[[], Runner]] = {}
+_FAMILIES: dict[str, Callable[[str], Runner]] = {}
 
 
 def register(runner_id: str, factory: Callable[[], Runner]) -> None:
@@ -46,9 +47,16 @@ def register(runner_id: str, factory: Callable[[], Runner]) -> None:
     _FACTORIES[runner_id] = factory
 
 
+def register_family(prefix: str, family: Callable[[str], Runner]) -> None:
+    """Make a family of columns available under ``<prefix><name>``: ``family(name)`` makes the
+    runner or raises InputError.  The layers above the runners add theirs this way (the
+    controls register ``control:``), so that nothing here imports upward."""
+    _FAMILIES[prefix] = family
+
+
 def known_ids() -> list[str]:
     _register_builtin()
-    return sorted(_FACTORIES) + ["exec:<command>", "control:<name>"]
+    return sorted(_FACTORIES) + ["exec:<command>"] + [f"{prefix}<name>" for prefix in _FAMILIES]
 
 
 def resolve(runner_id: str) -> Runner:
@@ -60,19 +68,9 @@ def resolve(runner_id: str) -> Runner:
         if not command:
             raise InputError("command line", "runners", "exec: needs a command, e.g. exec:./my-port")
         return ExecRunner(runner_id, command)
-    if runner_id.startswith("control:"):
-        from ..controls import CONTROLS
-        name = runner_id[len("control:"):]
-        control = next((c for c in CONTROLS if c.name == name), None)
-        if control is None:
-            from difflib import get_close_matches
-            close = get_close_matches(name, [c.name for c in CONTROLS], n=1)
-            hint = f"did you mean 'control:{close[0]}'? " if close else ""
-            raise InputError("command line", "runners", f"unknown control {name!r}; {hint}known: "
-                             + ", ".join(c.name for c in CONTROLS))
-        runner = control.make()
-        runner.id = runner_id
-        return runner
+    for prefix, family in _FAMILIES.items():
+        if runner_id.startswith(prefix):
+            return family(runner_id[len(prefix):])
     if runner_id not in _FACTORIES:
         from difflib import get_close_matches
         close = get_close_matches(runner_id, list(_FACTORIES), n=1)
@@ -111,4 +109,4 @@ def _register_builtin() -> None:
 
 
 __all__ = ["DEFAULT_COLUMNS", "default_columns", "Runner", "RunnerError", "RunnerInfo", "RunnerUnavailable", "StateDump",
-           "known_ids", "register", "resolve"]
+           "known_ids", "register", "register_family", "resolve"]

@@ -17,7 +17,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from ..scenario import Scene
+from ..contract.scenario import Scene
 
 
 class RunnerUnavailable(Exception):

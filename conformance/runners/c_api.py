@@ -12,7 +12,7 @@ from pathlib import Path
 
 import cffi
 
-from .. import fpenv
+from . import fpenv
 
 CDEF = """
 typedef struct ocVec2 { double x, y; } ocVec2;

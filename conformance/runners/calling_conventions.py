@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import struct
 
-from ..float_bits import bits as _bits
-from ..float_bits import from_bits as _float
+from ..contract.float_bits import bits as _bits
+from ..contract.float_bits import from_bits as _float
 
 STACK_TOP = 0x0F00_0000
 STACK_BYTES = 1 << 20

@@ -18,11 +18,11 @@ from typing import Iterator
 
 import cffi
 
-from .. import fpenv, vectors
-from ..build import (DETERMINISM_FLAGS, BuildFailed, BuildSpec, Toolchain, ToolchainMissing, build,
-                     c_sources, system_cc, zig_available, zig_cc)
-from ..scenario import Scene
-from ..state_hash import AGENT_BYTES, NonFiniteState, check_finite
+from . import fpenv
+from ..data import vectors
+from .build import (DETERMINISM_FLAGS, BuildFailed, BuildSpec, Toolchain, ToolchainMissing, build, c_sources, system_cc, zig_available, zig_cc)
+from ..contract.scenario import Scene
+from ..contract.state_hash import AGENT_BYTES, NonFiniteState, check_finite
 from . import c_api
 from .base import Runner, RunnerError, RunnerInfo, RunnerUnavailable, StateDump
 

@@ -13,8 +13,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from ..build import (C_DIR, DETERMINISM_FLAGS, BuildFailed, BuildSpec, Toolchain, ToolchainMissing, build,
-                     system_cc, zig_available, zig_cc)
+from .build import (C_DIR, DETERMINISM_FLAGS, BuildFailed, BuildSpec, Toolchain, ToolchainMissing, build, system_cc, zig_available, zig_cc)
 from .base import RunnerError, RunnerUnavailable
 from .exec_runner import ExecRunner, Limits
 

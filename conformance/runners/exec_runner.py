@@ -23,8 +23,9 @@ import time
 from dataclasses import dataclass
 from typing import Iterator
 
-from .. import schema_files, vectors
-from ..scenario import Scene
+from ..contract import schema_files
+from ..data import vectors
+from ..contract.scenario import Scene
 from .base import Runner, RunnerError, RunnerInfo, StateDump
 
 PROTOCOL_VERSION = 1

@@ -13,9 +13,9 @@ from __future__ import annotations
 import hashlib
 from typing import Iterator
 
-from .. import vectors
-from ..scenario import Scene
-from ..state_hash import AGENT_BYTES
+from ..data import vectors
+from ..contract.scenario import Scene
+from ..contract.state_hash import AGENT_BYTES
 from .base import Runner, RunnerError, StateDump
 from .cffi_runner import non_finite_reason
 from .guest_memory import GuestMemory

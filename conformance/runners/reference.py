@@ -9,11 +9,12 @@ from __future__ import annotations
 import platform
 from typing import Iterator
 
-from .. import __version__, vectors
-from ..driver import Driver, build_simulator, run
-from ..scenario import Scene
+from .. import __version__
+from ..data import vectors
+from ..contract.driver import Driver, build_simulator, run
+from ..contract.scenario import Scene
 from ..solver import Simulator
-from ..state_hash import state_hash
+from ..contract.state_hash import state_hash
 from .base import Runner, RunnerError, RunnerInfo, StateDump
 
 

@@ -28,8 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from ..build import (C_DIR, DETERMINISM_FLAGS, ROOT, Artifact, BuildFailed, BuildSpec, ToolchainMissing, build,
-                     zig_available, zig_cc)
+from .build import (C_DIR, DETERMINISM_FLAGS, ROOT, Artifact, BuildFailed, BuildSpec, ToolchainMissing, build, zig_available, zig_cc)
 from .base import RunnerError, RunnerInfo, RunnerUnavailable
 from .calling_conventions import ABIS, STACK_BYTES, STACK_TOP, STOP_ADDRESS
 from .elf import ElfError, ElfImage, read_elf

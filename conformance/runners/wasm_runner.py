@@ -19,8 +19,7 @@ import platform
 from functools import lru_cache
 from pathlib import Path
 
-from ..build import (C_DIR, DETERMINISM_FLAGS, ROOT, Artifact, BuildFailed, BuildSpec, ToolchainMissing, build,
-                     zig_available, zig_cc)
+from .build import (C_DIR, DETERMINISM_FLAGS, ROOT, Artifact, BuildFailed, BuildSpec, ToolchainMissing, build, zig_available, zig_cc)
 from .base import RunnerError, RunnerInfo, RunnerUnavailable
 from .export_layer import ABI_VERSION, FUEL_CALL, FUEL_PER_AGENT_STEP, FUEL_PER_PAIR, ExportLayerRunner
 from .guest_memory import GuestMemory

@@ -1,0 +1,42 @@
+"""The JSON Schemas the suite ships (conformance/schemas/), loaded once, and the one way to say
+what is wrong with a document that breaks one.
+
+Contract: ``validator(name)`` is the Draft 2020-12 validator of ``schemas/<name>.schema.json``
+(``scenario``, ``report``, ``protocol/run-step-reply``, ...); ``problem(name, data)`` is None for
+a valid document, else ``(key path, reason)`` of its most specific error: into the alternatives
+of a oneOf/anyOf, an unknown key said as such, and a missing key named in the path.  The key
+path reads ``agents[2].circle.count``.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+
+import jsonschema
+
+from ..errors import format_path
+
+
+@lru_cache(maxsize=None)
+def validator(name: str) -> jsonschema.Draft202012Validator:
+    text = resources.files("conformance").joinpath(f"schemas/{name}.schema.json").read_text(encoding="utf-8")
+    return jsonschema.Draft202012Validator(json.loads(text))
+
+
+def problem(name: str, data: object) -> tuple[str, str] | None:
+    checker = validator(name)
+    if checker.is_valid(data):
+        return None
+    err = jsonschema.exceptions.best_match(checker.iter_errors(data))
+    while err.context:  # descend into oneOf/anyOf to the most specific reason
+        err = jsonschema.exceptions.best_match(err.context)
+    path, reason = list(err.absolute_path), err.message
+    if err.validator == "additionalProperties":
+        reason = "unknown key: " + reason
+    if err.validator == "required" and isinstance(err.instance, dict):
+        missing = [key for key in err.validator_value if key not in err.instance]
+        if missing:
+            path, reason = path + [missing[0]], "missing (required)"
+    return format_path(path), reason

@@ -1,0 +1,363 @@
+"""The hash matrix: scenarios x runners -> cells, with a diagnosis for every red cell.
+
+Contract: ``run_matrix`` runs every selected scenario on every runner and compares per-step
+hashes with the goldens (never re-running the reference, except to dump the state at a
+divergence).  Every cell ends as PASS, DIVERGED (first step, diagnosis), ERROR (reason, and the
+diagnosis of the failing step when a run stopped on a non-finite state or failed mid-run) or
+SKIPPED (reason); a runner that raises never stops the matrix.  Each runner also gets a
+``vectors`` row: the primitive vectors, bit for bit.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..data import vectors
+from ..runners.build import announcing
+from .diagnosis import (Diagnosis, VectorFailure, describe_case, diagnose, first_failing_dump, parse_non_finite, rounding_only)
+from ..data.goldens import OK as GOLDEN_OK
+from ..data.goldens import golden_status
+from ..progress import Progress
+from ..runners import resolve
+from ..runners.base import Runner, RunnerError, RunnerInfo, RunnerUnavailable
+from ..runners.reference import ReferenceRunner
+from ..contract.scenario import Scenario
+
+PASS, DIVERGED, ERROR, SKIPPED = "PASS", "DIVERGED", "ERROR", "SKIPPED"
+VECTORS_ROW = "vectors"
+
+
+def status_text(status: str, step: int | None) -> str:
+    """A cell as the tables show it: PASS, DIVERGED@k, ERROR, SKIPPED."""
+    return f"DIVERGED@{step}" if status == DIVERGED and step is not None else status
+
+
+@dataclass
+class Cell:
+    """One scenario (or the vectors row) on one runner."""
+
+    row: str
+    runner: str
+    status: str
+    step: int | None = None
+    reason: str = ""
+    diagnosis: Diagnosis | None = None
+    compared: int = 0
+    seconds: float = 0.0
+
+    def short(self) -> str:
+        return status_text(self.status, self.step)
+
+    def to_json(self) -> dict:
+        return {"row": self.row, "runner": self.runner, "status": self.status, "step": self.step,
+                "reason": self.reason, "compared": self.compared, "seconds": round(self.seconds, 3),
+                "diagnosis": self.diagnosis.to_json() if self.diagnosis else None}
+
+
+@dataclass
+class MatrixResult:
+    rows: list[str]
+    runners: list[str]
+    cells: dict[tuple[str, str], Cell] = field(default_factory=dict)
+    infos: dict[str, RunnerInfo | None] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def failed(self) -> list[Cell]:
+        return [c for c in self.cells.values() if c.status in (DIVERGED, ERROR)]
+
+    def compared(self) -> int:
+        return sum(c.compared for c in self.cells.values())
+
+
+def compare_scenario(scenario: Scenario, runner: Runner, goldens: Path, reference: Runner,
+                     vector_failure: tuple[str, int] | None, on_step=None) -> Cell:
+    """One cell: stream the runner's hashes against the golden, diagnose the first divergence.
+
+    A run that stops on a NaN or an infinity (or fails after some steps) stays an ERROR cell,
+    with the diagnosis of its failing step attached (``_diagnose_error``)."""
+    started = time.perf_counter()
+    cell = Cell(scenario.id, runner.id, PASS)
+    status = golden_status(goldens, scenario)
+    if status.kind != GOLDEN_OK:
+        cell.status, cell.reason = ERROR, "the suite's golden is not usable: " + status.problem(scenario.id, status.path)
+        return cell
+    golden = status.golden
+    count = 0
+    reported = None
+    failure: RunnerError | None = None
+    stream = runner.hashes(scenario.scene)
+    try:
+        for step, got in enumerate(stream):
+            if step >= len(golden.hashes):
+                cell.status, cell.reason = ERROR, f"returned more than the {len(golden.hashes)} states expected"
+                break
+            if got != golden.hashes[step]:
+                cell.status, cell.step, reported = DIVERGED, step, got
+                break
+            count += 1
+            if on_step is not None:
+                on_step()
+        else:
+            if count != len(golden.hashes):
+                cell.status = ERROR
+                cell.reason = f"returned {count} states, expected {len(golden.hashes)}"
+    except RunnerError as err:
+        cell.status, cell.reason = ERROR, _with_stderr(err)
+        failure = err
+    finally:
+        close = getattr(stream, "close", None)
+        if close is not None:
+            close()
+    cell.compared = count
+    if cell.status == DIVERGED:
+        cell.diagnosis = diagnose(scenario.scene, cell.step, runner, reference, reported)
+        attach_vector_failure(cell.diagnosis, vector_failure)
+        cell.reason = cell.diagnosis.summary()
+    elif failure is not None:
+        _diagnose_error(cell, failure, scenario, runner, reference, vector_failure)
+    cell.seconds = time.perf_counter() - started
+    return cell
+
+
+ROUNDING_CAUSE = ("the floating-point evaluation differs, not the logic: {rounding} differ from the same arguments "
+                  "by rounding only, as FMA contraction, x87 extended precision, fast-math or another order of "
+                  "operations than the text's would; {cause}")
+
+
+def attach_vector_failure(diagnosis: Diagnosis, vector_failure: tuple[str, int] | None) -> None:
+    """Name the runner's first failing primitive (family, case and decoded case) in a diagnosis;
+    when the primitives differ only by rounding, say so first: that is the cause to fix."""
+    if vector_failure is not None:
+        diagnosis.vector_family, diagnosis.vector_case = vector_failure
+        diagnosis.vector_detail = getattr(vector_failure, "detail", "")
+        rounding = getattr(vector_failure, "rounding", "")
+        if rounding and not diagnosis.cause.startswith("the floating-point evaluation"):
+            diagnosis.cause = ROUNDING_CAUSE.format(rounding=rounding,
+                                                    cause=f"at the step: {diagnosis.cause}" if diagnosis.cause
+                                                    else "the step shows it")
+
+
+UNDIAGNOSED_ERRORS = ("no reply to", "exceeded", "budget", "without a newline", "fuel exhausted", "build failed",
+                      "cannot start", "out of memory")
+"""ERROR reasons after which the port is not asked again (it would hang, run away or fail alike)."""
+
+
+def _diagnose_error(cell: Cell, err: RunnerError, scenario: Scenario, runner: Runner, reference: Runner,
+                    vector_failure: tuple[str, int] | None) -> None:
+    """An ERROR after some states matched is diagnosed as a divergence at its failing step k: the
+    step of a non-finite state (named by the port, with the agent and field that are not finite),
+    or else the first step the port cannot dump either (a crash or trap of the step itself).  The
+    cell stays ERROR; its reason gains the diagnosis."""
+    non_finite = parse_non_finite(err.reason)
+    if non_finite is None and (cell.compared == 0 or any(t in err.reason for t in UNDIAGNOSED_ERRORS)):
+        return
+    if non_finite is not None:
+        step = non_finite[0]
+    else:
+        # the hashes may arrive in batches: the failing step is the first the port cannot dump
+        step = first_failing_dump(runner, scenario.scene, cell.compared, scenario.scene.steps)
+    if step is None or not 0 < step <= scenario.scene.steps:
+        return
+    what = ""
+    if non_finite is not None:
+        what = f"agent {non_finite[1]} {non_finite[2]}" if non_finite[1] is not None else "agent not named by the port"
+    cell.step = step
+    cell.diagnosis = diagnose(scenario.scene, step, runner, reference, non_finite=what)
+    if non_finite is not None and non_finite[1] is None and cell.diagnosis.state is not None:
+        cell.diagnosis.non_finite = f"agent {cell.diagnosis.state.agent} {cell.diagnosis.state.field}"
+    attach_vector_failure(cell.diagnosis, vector_failure)
+    if cell.diagnosis.informative():
+        cell.reason += f" | diagnosis: {cell.diagnosis.summary()}"
+
+
+FORMULA_FAMILIES = frozenset({"segment_distance_squared", "support_distance", "agent_case_form", "agent_constraint",
+                              "segment_constraint", "uniform", "preferred_velocity"})
+"""Primitives that are one formula of their arguments (few decisions).  The composite ones (the
+linear program, the neighbour lists, agent_step) amplify a rounding difference into other
+decisions, so their failures follow from it and are not counted."""
+ROUNDING_FAMILIES = 3
+ROUNDING_SHARE = (9, 10)
+"""The arithmetic itself differs (FMA contraction, x87, fast-math) when at least this many
+formula primitives fail and at least this share (9 in 10, compared in integers: exactly 90 %
+counts) of their bad cases differ by rounding only.
+Measured on the catalogue: those three controls fail in 3 to 6 formula families, 97-99 % of
+their bad cases rounding only; no misreading of a decision fails in more than 2 (near a
+decision boundary both branches give nearly the same value, so one misread comparison can look
+like rounding, but only in its own primitive)."""
+
+
+def arithmetic_differs(rounding: dict[str, tuple[int, int]]) -> str:
+    """From (bad cases that differ by rounding only, bad cases) per failing formula primitive:
+    "r of the n bad cases of the formula primitives (a, b, c)" when the port's arithmetic is what
+    differs (ROUNDING_FAMILIES, ROUNDING_SHARE), else ""."""
+    rounded, bad = sum(r for r, _ in rounding.values()), sum(n for _, n in rounding.values())
+    share, whole = ROUNDING_SHARE
+    if len(rounding) < ROUNDING_FAMILIES or rounded * whole < bad * share:
+        return ""
+    return f"{rounded} of the {bad} bad cases of the formula primitives ({', '.join(rounding)})"
+
+
+def _rounding_cases(name: str, cases: list, results: list, bad: list[int]) -> int:
+    """How many bad cases differ by rounding only."""
+    if len(results) != len(cases):
+        return 0
+    return sum(1 for i in bad if rounding_only(name, cases[i]["result"], results[i]) is not None)
+
+
+def vector_cell(runner: Runner, folder: Path) -> tuple[Cell, VectorFailure | None]:
+    """The vectors row of one runner; the failure (it unpacks as ``(family, case)``) carries the
+    first failing case's decoded arguments, expected and actual results, which the reason shows."""
+    started = time.perf_counter()
+    cell = Cell(VECTORS_ROW, runner.id, PASS)
+    total = 0
+    failure = None
+    passed: list[str] = []
+    diverged: list[str] = []
+    errors: list[tuple[str, str]] = []
+    rounding: dict[str, tuple[int, int]] = {}  # failing formula family: (bad cases that are rounding only, bad)
+    for name, cases in vectors.load_all(folder).items():
+        try:
+            results = runner.vectors(name, [c["args"] for c in cases])
+        except RunnerError as err:
+            # A family the port answers with an error (not written yet, say) does not hide the
+            # others; a port that hangs, runs away or dies is not asked again.
+            errors.append((name, _with_stderr(err)))
+            if any(marker in err.reason for marker in UNDIAGNOSED_ERRORS):
+                break
+            continue
+        bad = vectors.compare(cases, results)
+        total += len(cases) - len(bad)
+        if not bad:
+            passed.append(name)
+            continue
+        diverged.append(name)
+        if name in FORMULA_FAMILIES:
+            rounding[name] = (_rounding_cases(name, cases, results, bad), len(bad))
+        if failure is None:
+            got = results[bad[0]] if len(results) == len(cases) else "(wrong number of results)"
+            detail = describe_case(name, cases[bad[0]]["args"], cases[bad[0]]["result"], got)
+            failure = VectorFailure(name, bad[0], detail)
+            cell.reason = (f"first failing primitive: {name}, case {bad[0]} of {len(cases)} "
+                           f"({len(bad)} bad): {detail}")
+    if diverged:
+        cell.status = DIVERGED
+        failure.rounding = arithmetic_differs(rounding)
+        if failure.rounding:
+            cell.reason += f" [{failure.rounding} differ by rounding only]"
+    elif errors:
+        cell.status = ERROR
+        cell.reason = f"{errors[0][0]}: {errors[0][1]}"
+        failure = VectorFailure("(vectors)", 0, errors[0][1][:200])
+    if diverged or errors:
+        summary = [f"{len(passed)} of {len(passed) + len(diverged) + len(errors)} families pass"]
+        if len(diverged) > 1:
+            summary.append("wrong: " + ", ".join(diverged))
+        if errors and (diverged or len(errors) > 1):
+            summary.append("errors: " + ", ".join(name for name, _ in errors))
+        cell.reason += " [" + "; ".join(summary) + "]"
+    cell.compared = total
+    cell.seconds = time.perf_counter() - started
+    return cell, failure
+
+
+def run_matrix(scenarios: list[Scenario], runners: list[str | Runner], goldens: Path,
+               with_vectors: bool = True, jobs: int = 1) -> MatrixResult:
+    """Every scenario on every runner (ids or Runner objects); never raises for a misbehaving runner.
+
+    ``jobs`` columns run at once, each in a thread of its own: the runners spend their time in
+    native code that releases the GIL (cffi, wasmtime, Unicorn) or in child processes, so two
+    columns use two cores.  A column's cells do not depend on what else runs."""
+    started = time.perf_counter()
+    rows = ([VECTORS_ROW] if with_vectors else []) + [s.id for s in scenarios]
+    resolved = [resolve(r) if isinstance(r, str) else r for r in runners]  # the registry, in this thread
+    result = MatrixResult(rows, [given if isinstance(given, str) else given.id for given in runners])
+    per_runner = sum(len(s.scene.agents) * (s.scene.steps + 1) + 1 for s in scenarios)
+    with Progress(per_runner * len(resolved), "matrix", unit="agent-states") as bar, announcing(bar.note):
+        work = [(runner_id, runner, scenarios, goldens, with_vectors, result, bar, per_runner)
+                for runner_id, runner in zip(result.runners, resolved)]
+        if jobs <= 1 or len(work) <= 1:
+            for job in work:
+                _column(*job)
+        else:
+            with ThreadPoolExecutor(max_workers=jobs) as pool:
+                for done in [pool.submit(_column, *job) for job in work]:
+                    done.result()
+    result.cells = {(row, r): result.cells[(row, r)] for r in result.runners for row in rows}  # a fixed order
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _column(runner_id: str, runner: Runner, scenarios: list[Scenario], goldens: Path, with_vectors: bool,
+            result: MatrixResult, bar: Progress, per_runner: int) -> None:
+    """One column's cells into ``result`` (each column writes only its own cells)."""
+    column_started = time.perf_counter()
+    reference = ReferenceRunner()
+    try:
+        result.infos[runner_id] = runner.info()
+    except (RunnerUnavailable, RunnerError) as err:
+        result.infos[runner_id] = None
+        status = SKIPPED if isinstance(err, RunnerUnavailable) else ERROR
+        reason = str(err) if status == SKIPPED else _with_stderr(err)
+        for row in result.rows:
+            result.cells[(row, runner_id)] = Cell(row, runner_id, status, reason=reason)
+        bar.advance(per_runner)
+        bar.note(_column_line(result, runner_id, time.perf_counter() - column_started))
+        return
+    failure = None
+    try:
+        if with_vectors:
+            cell, failure = vector_cell(runner, goldens / "vectors")
+            result.cells[(VECTORS_ROW, runner_id)] = cell
+        for s in scenarios:
+            bar.advance(1, label=f"{runner_id} {s.id}")
+            weight = max(1, len(s.scene.agents))
+            result.cells[(s.id, runner_id)] = compare_scenario(
+                s, runner, goldens, reference, failure, on_step=lambda: bar.advance(weight))
+    finally:
+        runner.close()
+    bar.note(_column_line(result, runner_id, time.perf_counter() - column_started))
+
+
+def _with_stderr(err: RunnerError) -> str:
+    """The reason, and the port's last stderr lines when it left any (a port that dies at start-up)."""
+    tail = " | ".join(line for line in err.stderr_tail.strip().splitlines()[-5:] if line.strip())
+    return err.reason + (f" | stderr: {tail[-400:]}" if tail else "")
+
+
+def _column_line(result: MatrixResult, runner_id: str, seconds: float) -> str:
+    """One line per finished column: what a CI log shows while the matrix runs."""
+    cells = [c for (_, r), c in result.cells.items() if r == runner_id]
+    counts = {status: sum(c.status == status for c in cells) for status in (PASS, DIVERGED, ERROR, SKIPPED)}
+    text = ", ".join(f"{n} {status.lower()}" for status, n in counts.items() if n)
+    return f"column {runner_id}: {text} ({seconds:.1f} s)"
+
+
+def format_table(result: MatrixResult) -> str:
+    """Rows scenarios, columns runners, one status per cell; then one line per red cell (a
+    SKIPPED column also gets the doctor's needs line: what is missing and how to install it)."""
+    from ..runners.needs import needs_line
+    first = max([len("scenario")] + [len(r) for r in result.rows])
+    widths = [max([len(r)] + [len(result.cells[(row, r)].short()) for row in result.rows if (row, r) in result.cells])
+              for r in result.runners]
+    lines = ["  ".join(["scenario".ljust(first)] + [r.ljust(w) for r, w in zip(result.runners, widths)])]
+    lines.append("  ".join(["-" * first] + ["-" * w for w in widths]))
+    for row in result.rows:
+        cells = [result.cells[(row, r)].short().ljust(w) for r, w in zip(result.runners, widths)]
+        lines.append("  ".join([row.ljust(first)] + cells).rstrip())
+    details = [c for c in result.cells.values() if c.status != PASS]
+    skipped_runners = {c.runner: c.reason for c in details if c.status == SKIPPED}
+    if details:
+        lines.append("")
+    for runner, reason in skipped_runners.items():
+        lines.append(f"SKIPPED  {runner}: {reason}")
+        lines.append(f"         {needs_line(runner)}")
+    for c in details:
+        if c.status != SKIPPED:
+            lines.append(f"{c.status:<8} {c.row} [{c.runner}]: {c.reason}")
+            if c.diagnosis is not None:
+                for note in c.diagnosis.notes:
+                    lines.append(f"         {note}")
+    return "\n".join(lines)

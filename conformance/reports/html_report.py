@@ -1,0 +1,145 @@
+"""A self-contained HTML page of a (merged) hash matrix: colours, details and pictures.
+
+Contract: ``html_page(doc)`` takes a report or merged document and returns one HTML string
+with inline CSS and, for every diverged cell that carries a ``picture``, an inline SVG of the
+reference and the runner around the first divergent step with the divergent agent marked.
+When the diagnosis carries a ``divergence`` series (divergence.py), the cell also shows how the
+difference grows (a log chart of max |Δposition| in metres and ulps, the step where it becomes
+visible marked) and both runs at that step, overlaid, with a legend and a scale bar.  A table
+under the matrix gives each column's platform, compiler and flags.
+
+The pictures are hand-drawn SVG rather than matplotlib: they need no dependency (matplotlib
+and its numpy would be the suite's largest install, for a CI artefact), stay a few kilobytes
+inline in one self-contained file, are plain text that tests can read (legend entries, axis
+labels, the "visible at step N" mark), and come out the same on every machine, so reports
+from several machines merge into one page that looks alike.
+No external resource is referenced, so the file can be attached to a CI run as it is.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from .drawing import divergence_chart_svg, divergence_overlay_svg, neighbourhood_svg
+from ..judge.matrix import DIVERGED, ERROR, PASS, SKIPPED, status_text
+
+STYLE = """
+body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }
+table { border-collapse: collapse; font-size: 13px; }
+th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; }
+th { background: #f3f3f3; position: sticky; top: 0; }
+td.PASS { background: #e3f4e3; } td.DIVERGED { background: #fbdcdc; font-weight: bold; }
+td.ERROR { background: #f9e0b8; font-weight: bold; } td.SKIPPED { background: #eee; color: #777; }
+.detail { margin: 1em 0; padding: 0.6em; border-left: 4px solid #d62728; background: #fafafa; }
+code { font-size: 12px; }
+.pictures { display: flex; flex-wrap: wrap; gap: 12px; align-items: flex-start; margin-top: 0.5em; }
+.note { color: #555; font-size: 13px; }
+"""
+
+
+def html_page(doc: dict) -> str:
+    header = doc["header"]
+    columns = doc.get("columns") or list(doc["runners"])
+    index = {(c["row"], c.get("column", c["runner"])): c for c in doc["cells"]}
+    s = doc["summary"]
+    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+             "<title>orca-conformance hash matrix</title>", f"<style>{STYLE}</style></head><body>",
+             "<h1>orca-conformance hash matrix</h1>",
+             f"<p>Suite {escape(header['suite_version'])}, goldens <code>{escape(header['goldens_digest'])}</code>, "
+             f"{escape(str(header['started']))}. {s[PASS]} passed, {s[DIVERGED]} diverged, {s[ERROR]} errors, "
+             f"{s[SKIPPED]} skipped, {s['compared']} states and vectors compared.</p>"]
+    for report in doc.get("reports", []):
+        parts.append(f"<p><small>{escape(report['platform'])}: {escape(report.get('os', ''))}, "
+                     f"{escape(report.get('cpu', ''))}, Python {escape(report.get('python', ''))}</small></p>")
+    runners = doc.get("runners") or {}
+    parts.append("<table><tr><th>scenario</th>" + "".join(
+        f'<th title="{escape(_column_line(runners.get(c)))}">{escape(c)}</th>' for c in columns) + "</tr>")
+    for row in doc["rows"]:
+        cells = []
+        for column in columns:
+            cell = index.get((row, column))
+            if cell is None:
+                cells.append("<td>–</td>")
+                continue
+            anchor = f' href="#{_anchor(row, column)}"' if cell["status"] in (DIVERGED, ERROR) else ""
+            text = escape(status_text(cell["status"], cell["step"]))
+            body = f"<a{anchor}>{text}</a>" if anchor else text
+            cells.append(f'<td class="{cell["status"]}" title="{escape(cell["reason"])}">{body}</td>')
+        parts.append(f"<tr><td><code>{escape(row)}</code></td>{''.join(cells)}</tr>")
+    parts.append("</table>")
+    parts.append(_columns_table(columns, runners))
+    for cell in doc["cells"]:
+        if cell["status"] not in (DIVERGED, ERROR):
+            continue
+        column = cell.get("column", cell["runner"])
+        parts.append(f'<div class="detail" id="{_anchor(cell["row"], column)}"><b>{cell["status"]}</b> '
+                     f'<code>{escape(cell["row"])}</code> on <code>{escape(column)}</code>: {escape(cell["reason"])}')
+        diagnosis = cell.get("diagnosis") or {}
+        if diagnosis.get("picture"):
+            parts.append("<div>" + neighbourhood_svg(diagnosis["picture"], f"{cell['row']} on {column}") + "</div>")
+        if diagnosis.get("divergence"):
+            parts.append(_divergence_html(diagnosis["divergence"], cell["row"], column))
+        parts.append("</div>")
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def _column_line(info: dict | None) -> str:
+    if not info:
+        return ""
+    if not info.get("available", True):
+        return f"not available: {info.get('reason', '')}"
+    return f"{info.get('platform', '')}, {info.get('compiler', '')}, {info.get('flags', '')}"
+
+
+def _columns_table(columns: list[str], runners: dict) -> str:
+    """One row per column: its name, platform, architecture, compiler and flags (or why it is missing)."""
+    rows = ["<h2>Columns</h2>", '<table class="columns"><tr><th>column</th><th>runner</th><th>platform</th>'
+            "<th>architecture</th><th>compiler</th><th>flags</th></tr>"]
+    for column in columns:
+        info = runners.get(column) or {}
+        if info and not info.get("available", True):
+            rows.append(f"<tr><td><code>{escape(column)}</code></td><td colspan=\"5\">not available: "
+                        f"{escape(info.get('reason', ''))}</td></tr>")
+            continue
+        values = [info.get(k, "") or "" for k in ("name", "platform", "architecture", "compiler", "flags")]
+        rows.append(f"<tr><td><code>{escape(column)}</code></td>"
+                    + "".join(f"<td>{escape(str(v))}</td>" for v in values[:4])
+                    + f"<td><code>{escape(str(values[4]))}</code></td></tr>")
+    rows.append("</table>")
+    return "\n".join(rows)
+
+
+def _divergence_html(series: dict, row: str, column: str) -> str:
+    """The growth chart and the overlay at the visible step, or a note saying why there is none."""
+    if not series.get("steps"):
+        return f'<p class="note">No growth chart: {escape(series.get("stopped") or "no positions were compared")}.</p>'
+    visible = series.get("visible_step")
+    threshold = series["visible_metres"]
+    last = series["steps"][-1]
+    if visible is not None:
+        said = (f"The positions differ by {threshold * 100:g} cm or more (one pixel of the overlay) from step "
+                f"{visible} on, {_steps(visible - series['first_step'])} after the hashes first differ.")
+    elif not any(m for m in series["metres"] if m):
+        said = (f"The positions stay bit-equal at every sampled step up to {last}: the difference stays in "
+                f"the velocities (or below one ulp of a position).")
+    else:
+        said = f"The positions never differ by {threshold * 100:g} cm (one pixel of the overlay) up to step {last}."
+    if series.get("stopped"):
+        said += f" The series ends early: {series['stopped']}."
+    chart = divergence_chart_svg(series, f"{row} on {column}: max |Δposition| from step {series['first_step']}")
+    parts = [f'<p class="note">{escape(said)}</p>', '<div class="pictures">', chart]
+    if series.get("picture"):
+        picture = series["picture"]
+        when = "visible" if visible is not None and picture["step"] == visible else "largest difference"
+        parts.append(divergence_overlay_svg(picture, f"step {picture['step']} ({when})", f"runner {column}"))
+    parts.append("</div>")
+    return "\n".join(parts)
+
+
+def _steps(count: int) -> str:
+    return "1 step" if count == 1 else f"{count} steps"
+
+
+def _anchor(row: str, column: str) -> str:
+    return "cell-" + "".join(ch if ch.isalnum() else "-" for ch in f"{row}-{column}")

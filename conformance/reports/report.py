@@ -1,0 +1,187 @@
+"""Per-platform conformance reports: JSON (with a schema), JUnit XML and Markdown.
+
+Contract: ``build_report(result, suite)`` turns a MatrixResult into one JSON document with a
+header (suite version, goldens digest, OS, architecture, CPU, Python, each runner's compiler
+and flags, wasmtime and node versions, start time) and one record per cell (status, first
+divergent step, diagnosis, time taken).  ``write_reports`` writes ``report.json``,
+``junit.xml``, ``matrix.md`` and ``matrix.html`` into a folder, atomically.  ``goldens_digest`` identifies the
+exact goldens a report was made against, so that ``merge`` can refuse to mix them.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import platform
+import re
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from .. import __version__
+from .html_report import html_page
+from ..jsonfile import write_json_atomic, write_text_atomic
+from ..judge.matrix import DIVERGED, ERROR, PASS, SKIPPED, MatrixResult, status_text
+from ..data.suite import Suite
+
+REPORT_FORMAT = "orca-report/1"
+
+
+def goldens_digest(goldens: Path) -> str:
+    """SHA-256 over every golden and vector file (relative path and contents, sorted)."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in goldens.rglob("*.json") if not p.name.startswith(".")):
+        digest.update(path.relative_to(goldens).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return "sha256:" + digest.hexdigest()
+
+
+def _cpu() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _node_version() -> str | None:
+    if shutil.which("node") is None:
+        return None
+    try:
+        return subprocess.run(["node", "--version"], capture_output=True, text=True, timeout=20).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+
+
+def _wasmtime_version() -> str | None:
+    try:
+        from importlib.metadata import version
+        return version("wasmtime")
+    except Exception:  # noqa: BLE001 - any failure means "not installed"
+        return None
+
+
+def platform_label() -> str:
+    return f"{platform.system().lower()}-{platform.machine().lower()}"
+
+
+def build_report(result: MatrixResult, suite: Suite, started: _dt.datetime | None = None) -> dict:
+    """The JSON report of one matrix run on this machine."""
+    started = started or _dt.datetime.now(_dt.timezone.utc)
+    runners = {}
+    for runner_id in result.runners:
+        info = result.infos.get(runner_id)
+        if info is None:
+            reasons = {c.reason for (row, r), c in result.cells.items() if r == runner_id}
+            runners[runner_id] = {"id": runner_id, "available": False, "reason": "; ".join(sorted(reasons))}
+        else:
+            runners[runner_id] = {**info.to_json(), "available": True}
+    counts = {s: sum(1 for c in result.cells.values() if c.status == s) for s in (PASS, DIVERGED, ERROR, SKIPPED)}
+    return {
+        "format": REPORT_FORMAT,
+        "header": {
+            "suite_version": __version__,
+            "goldens_digest": goldens_digest(suite.goldens_dir),
+            "platform": platform_label(),
+            "os": f"{platform.system()} {platform.release()}",
+            "architecture": platform.machine().lower(),
+            "cpu": _cpu(),
+            "python": platform.python_version(),
+            "wasmtime": _wasmtime_version(),
+            "node": _node_version(),
+            "started": started.isoformat(timespec="seconds"),
+            "seconds": round(result.seconds, 3),
+        },
+        "runners": runners,
+        "rows": list(result.rows),
+        "summary": {**counts, "compared": result.compared()},
+        "cells": [result.cells[(row, r)].to_json() for row in result.rows for r in result.runners],
+    }
+
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _xml_text(text: str) -> str:
+    """Text XML 1.0 can hold: a port's stderr may carry control characters (colour codes)."""
+    return _NOT_XML.sub("?", text)
+
+
+def junit_xml(report: dict) -> str:
+    """One <testsuite> per runner, one <testcase> per row (xml.etree writes and escapes it)."""
+    root = ET.Element("testsuites")
+    label = report["header"]["platform"]
+    for runner_id in report["runners"]:
+        cells = [c for c in report["cells"] if c["runner"] == runner_id]
+        suite = ET.SubElement(root, "testsuite", {
+            "name": f"orca-conformance {label} {runner_id}", "tests": str(len(cells)),
+            "failures": str(sum(c["status"] == DIVERGED for c in cells)),
+            "errors": str(sum(c["status"] == ERROR for c in cells)),
+            "skipped": str(sum(c["status"] == SKIPPED for c in cells)),
+            "time": f"{sum(c['seconds'] for c in cells):.3f}"})
+        for c in cells:
+            case = ET.SubElement(suite, "testcase", {"classname": f"{label}.{runner_id}", "name": c["row"],
+                                                     "time": f"{c['seconds']:.3f}"})
+            reason = _xml_text(c["reason"])
+            kind = {DIVERGED: ("failure", "diverged"), ERROR: ("error", "error")}.get(c["status"])
+            if kind:
+                ET.SubElement(case, kind[0], {"message": reason[:500], "type": kind[1]}).text = reason
+            elif c["status"] == SKIPPED:
+                ET.SubElement(case, "skipped", {"message": reason[:500]})
+    ET.indent(root, space="  ")
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def markdown(report: dict, columns: list[tuple[str, str]] | None = None, title: str | None = None) -> str:
+    """A Markdown hash matrix: rows x columns (column key, label), then the red cells."""
+    header = report["header"]
+    columns = columns or [(r, r) for r in report["runners"]]
+    index = {(c["row"], c.get("column", c["runner"])): c for c in report["cells"]}
+    lines = [f"## {title or 'orca-conformance hash matrix'} ({header['platform']})", "",
+             f"Suite {header['suite_version']}, goldens `{header['goldens_digest'][:19]}…`, "
+             f"{header['started']}, {header['seconds']:.0f} s. "
+             f"{report['summary'][PASS]} passed, {report['summary'][DIVERGED]} diverged, "
+             f"{report['summary'][ERROR]} errors, {report['summary'][SKIPPED]} skipped.", ""]
+    lines.append("| scenario | " + " | ".join(label for _, label in columns) + " |")
+    lines.append("|---|" + "---|" * len(columns))
+    for row in report["rows"]:
+        cells = []
+        for key, _ in columns:
+            cell = index.get((row, key))
+            cells.append("–" if cell is None else status_text(cell["status"], cell["step"]))
+        lines.append(f"| `{row}` | " + " | ".join(cells) + " |")
+    problems = [c for c in report["cells"] if c["status"] in (DIVERGED, ERROR)]
+    skipped = {}
+    for c in report["cells"]:
+        if c["status"] == SKIPPED:
+            skipped.setdefault(c.get("column", c["runner"]), c["reason"])
+    if problems or skipped:
+        lines.append("")
+    for c in problems:
+        lines.append(f"- **{c['status']}** `{c['row']}` on `{c.get('column', c['runner'])}`: {c['reason']}")
+    for column, reason in skipped.items():
+        lines.append(f"- SKIPPED `{column}`: {reason}")
+    return "\n".join(lines) + "\n"
+
+
+def write_reports(result: MatrixResult, suite: Suite, folder: Path, runners: dict | None = None,
+                  divergence: bool = True) -> list[Path]:
+    """report.json, junit.xml, matrix.md and matrix.html in folder; returns their paths.
+
+    With ``divergence`` (the default), every DIVERGED scenario cell's diagnosis gains the
+    growth of the difference (``divergence.attach_to_report``): the runner is taken from
+    ``runners`` (id -> Runner) or resolved again from its id, within a time bound."""
+    folder.mkdir(parents=True, exist_ok=True)
+    report = build_report(result, suite)
+    if divergence and any(c["status"] == DIVERGED for c in report["cells"]):
+        from ..judge.divergence import attach_to_report
+        chosen = set(result.rows)
+        attach_to_report(report, {s.id: s for s in suite.scenarios() if s.id in chosen}, runners)
+    paths = [folder / "report.json", folder / "junit.xml", folder / "matrix.md", folder / "matrix.html"]
+    write_json_atomic(paths[0], report)
+    write_text_atomic(paths[1], junit_xml(report))
+    write_text_atomic(paths[2], markdown(report))
+    write_text_atomic(paths[3], html_page(report))
+    return paths

@@ -1,0 +1,434 @@
+"""Boundary census of the reference: every decision it takes, and the data that sits on it.
+
+Contract: ``find_sites()`` lists every decision site of the reference solver and the driver
+(each comparison, each half of a chained comparison, and each sort or selection whose ties are
+broken by a key), found in the source by its syntax tree, so a decision added to the reference
+joins the census by itself.  ``run_census()`` evaluates the stored vectors and the non-slow
+scenarios through an instrumented copy of those modules (a separate package namespace; the
+reference itself is never touched) and counts, per site and per source of data, how often the
+two sides of the comparison were exactly equal (``on``) or one ulp apart (``below``/``above``;
+for integers: one apart); for a tie site, how often two candidates shared the key.
+
+A site is *covered* when the vectors and the scenes both reach its boundary; otherwise it
+needs an argument in ``ARGUED`` (why no data can or need reach it).  The result is committed as
+``docs/census/census.json`` with a digest of everything it was made from; the tests fail when
+that file is stale, when a site of the current sources is missing from it, or when a site is
+neither covered nor argued.  Which alternative reading of each decision the gate catches, and
+where, is the job of the misreading catalogue (``orca-conformance controls``).
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib
+import math
+import operator
+import sys
+import types
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
+CENSUS_FORMAT = "orca-census/1"
+SHADOW = "orca_census_shadow"
+"""Name of the package namespace that holds the instrumented copies."""
+
+INSTRUMENTED = ("solver.vector", "solver.halfplane", "solver.obstacle", "solver.constraint",
+                "solver.linear_program", "solver.fallback", "solver.neighbors", "solver.simulator",
+                "solver", "contract.driver")
+"""Modules whose decisions are the port contract, in import order (``solver`` is the package)."""
+
+SHARED = ("errors", "jsonfile", "contract.float_bits", "contract.schema_files", "contract.generators",
+          "contract.strict_yaml", "contract.expectations", "contract.scenario", "contract.state_hash",
+          "data.vector_edges", "data.vector_boundaries")
+"""Modules the shadow shares with the real package (no decision of the contract in them)."""
+
+CATEGORIES = ("on", "below", "above")
+
+_GRID = ("the grid is an implementation device (spec note 17): it returns exactly what brute force returns, "
+         "and this decision only chooses which candidates it looks at; the agent_neighbors vectors pin its result "
+         "on cell boundaries and out-of-range coordinates")
+_FOR_BOUNDARY = ("ForBoundary is not used by the step (the step builds constraints from agents and segments only), "
+                 "so no scene can reach it; the for_boundary vectors reach the boundary and the catalogue's "
+                 "for-boundary-* misreadings are caught there")
+_DOMAIN = ("in a simulation the domain test runs only for segments the agent does not overlap, with x = 0; "
+           "the candidates that analytically sit on the domain's edge (the legs, n.p = -r) land within rounding "
+           "noise of it, seven orders of magnitude inside the 1e-9 tolerance, and any candidate within the band "
+           "scores below the winner, so no scene can put n.a + r exactly on tol; the vectors do (r = 3e-9), and "
+           "the catalogue settles the readings: domain-test-no-tolerance is caught in "
+           "orca/boundary-touching-walls, domain-test-strict and domain-test-rearranged are NO SCENE with a "
+           "search over 400,000 set-ups as evidence")
+_CLAMP = ("a clamp's strictness cannot change bits: at t == the bound both readings leave t equal to the bound; "
+          "the sibling clamps of solve_closest are reached in vectors and scenes")
+
+ARGUED: dict[str, str] = {
+    "solver.constraint.for_boundary: ee == 0.0": _FOR_BOUNDARY,
+    "solver.constraint.for_boundary: s <= m": _FOR_BOUNDARY,
+    "solver.constraint.for_boundary: s >= 1.0 - m": _FOR_BOUNDARY,
+    "solver.constraint.for_boundary: d < -BOUNDARY_EPSILON": _FOR_BOUNDARY,
+    "solver.linear_program.line_interval: denom > 0.0": (
+        "dead boundary: denom == 0 is inside |denom| <= 1e-12, which the parallel test takes first, so this "
+        "test only ever sees |denom| > 1e-12 and its strictness cannot matter"),
+    "solver.linear_program.solve_direction: t < lower": _CLAMP,
+    "solver.linear_program.solve_direction: t > upper": _CLAMP,
+    "solver.neighbors.AgentGrid.__init__: self.cell > 0.0": _GRID,
+    "solver.neighbors.AgentGrid.__init__: widest / self.cell < EXACT_CELL_LIMIT": _GRID,
+    "solver.neighbors.AgentGrid.__init__: self.cell > 0.0 #2": _GRID,
+    "solver.neighbors.AgentGrid.neighbors: self.cell <= 0.0": (
+        "the cell is max(neighbor_distance) * (1 + 1/1024), zero only when every agent has neighbor_distance 0, "
+        "which the twin test neighbor_distance <= 0.0 of the same call already answers the same way (no neighbours)"),
+    "solver.neighbors.AgentGrid.neighbors: j != i": (
+        "an identity test (the agent is not its own neighbour), not a numeric boundary; its brute-force twin "
+        "j == i is exercised by every agent_neighbors vector"),
+    "solver.neighbors.agent_neighbors_brute_force: j == i": (
+        "an identity test (the agent is not its own neighbour), not a numeric boundary; its grid twin j != i "
+        "is exercised by every scene"),
+    "solver.neighbors.agent_neighbors_brute_force: d2 < limit": (
+        "the brute-force twin of the grid's range test (d2 := ...) < limit, which the scenes reach exactly; "
+        "in a simulation the grid answers and calls brute force only for cells too small to index"),
+    "solver.neighbors.AgentGrid.neighbors: (d2 := ((x - xi) * (x - xi) + (y - yi) * (y - yi))) < limit": (
+        "the grid twin of the brute-force range test d2 < limit, which the agent_neighbors vectors reach "
+        "exactly; the vectors evaluate the selection by brute force, the simulation through the grid"),
+    "solver.neighbors._smallest: count <= 0": (
+        "max_neighbors == 0 reaches this only through the vectors: in a simulation the grid's twin test "
+        "max_neighbors <= 0 answers first (no neighbours), and the scenes reach that one"),
+    "solver.simulator.Simulator.new_velocity: failed < hard_count": (
+        "a statistic only (it counts hard-prefix fallbacks for the behaviour figures); relax makes the "
+        "bit-relevant choice with the same test, which the vectors and scenes reach"),
+    "solver.obstacle.support_distance: nx * ax + ny * ay + r <= tol_a": _DOMAIN,
+    "solver.obstacle.support_distance: nx * bx + ny * by + r <= tol_b": _DOMAIN,
+    "solver.fallback.maximize_smallest_distance: hard_count >= count": (
+        "unreachable through relax with a real failure index (0 <= failed < count): the hard-prefix branch "
+        "relaxes hard_count >= 1 lines with no hard one, the other branch has failed >= hard_count, so count > "
+        "hard_count in both; the test only guards a call with no soft constraint (note 11)"),
+    "solver.fallback.maximize_smallest_distance: failed < 0": (
+        "its boundary is a sub-program that fails at its first line: a hard line there already passed the "
+        "closest program, and a first bisector g_k >= g_j contains the current v (g_j(v) < level <= g_k(v)), so "
+        "neither can miss the disc on the wrong side; 618,545 fallbacks on random programs (1 minute, seed 5) "
+        "and 738,577 sub-programs in the scenes never failed at index 0, while failures at later indices are "
+        "reached (fallback-take-infeasible is caught in orca/boundary-fallback)"),
+    "contract.driver.run: step == total": (
+        "the harness loop's end (state `steps` is the last one hashed), not a decision of the contract: a port "
+        "that runs one step too many or too few fails every cell on the number of states"),
+}
+"""Site id -> why its boundary need not (or cannot) be reached by both vectors and scenes."""
+
+
+@dataclass(frozen=True)
+class Site:
+    """One decision of the reference."""
+
+    id: str
+    """``module.function: source`` (with ``#2`` ... when the same text repeats in a function)."""
+    module: str
+    function: str
+    line: int
+    text: str
+    kind: str
+    """``compare`` (a comparison, one side of a chain) or ``ties`` (a sort or selection by key)."""
+
+
+def _source(module: str) -> Path:
+    parts = module.split(".")
+    path = PACKAGE_DIR.joinpath(*parts)
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+
+
+class _Instrument(ast.NodeTransformer):
+    """Rewrites comparisons into ``_probe`` calls and sort/selection inputs into ``_ties`` calls."""
+
+    def __init__(self, module: str):
+        self.module = module
+        self.function = "<module>"
+        self.sites: list[Site] = []
+        self._seen: Counter = Counter()
+
+    def _site(self, node: ast.AST, text: str, kind: str) -> str:
+        base = f"{self.module}.{self.function}: {text}"
+        self._seen[base] += 1
+        site_id = base if self._seen[base] == 1 else f"{base} #{self._seen[base]}"
+        self.sites.append(Site(site_id, self.module, self.function, node.lineno, text, kind))
+        return site_id
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        outer = self.function
+        self.function = node.name if outer == "<module>" else f"{outer}.{node.name}"
+        self.generic_visit(node)
+        self.function = outer
+        return node
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
+        outer = self.function
+        self.function = node.name
+        self.generic_visit(node)
+        self.function = outer
+        return node
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        self.generic_visit(node)
+        if self.function == "<module>" or not all(type(op) in _OPS for op in node.ops):
+            return node
+        probes = []
+        left = node.left
+        for op, right in zip(node.ops, node.comparators):
+            text = f"{ast.unparse(left)} {_OPS[type(op)][0]} {ast.unparse(right)}"
+            site_id = self._site(node, text, "compare")
+            probes.append(ast.Call(ast.Name("_probe", ast.Load()),
+                                   [ast.Constant(site_id), ast.Constant(_OPS[type(op)][0]), left, right], []))
+            left = right
+        result = probes[0] if len(probes) == 1 else ast.BoolOp(ast.And(), probes)
+        return ast.copy_location(result, node)
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "sort" and not node.args:
+            site_id = self._site(node, f"{ast.unparse(func.value)}.sort() ties", "ties")
+            func.value = ast.Call(ast.Name("_ties", ast.Load()), [ast.Constant(site_id), func.value], [])
+        elif isinstance(func, ast.Name) and func.id == "nsmallest" and len(node.args) == 2:
+            site_id = self._site(node, f"nsmallest({ast.unparse(node.args[1])}) ties", "ties")
+            node.args[1] = ast.Call(ast.Name("_ties", ast.Load()), [ast.Constant(site_id), node.args[1]], [])
+        return node
+
+
+_OPS: dict[type, tuple[str, Callable]] = {
+    ast.Lt: ("<", operator.lt), ast.LtE: ("<=", operator.le), ast.Gt: (">", operator.gt),
+    ast.GtE: (">=", operator.ge), ast.Eq: ("==", operator.eq), ast.NotEq: ("!=", operator.ne),
+}
+_OP_BY_TEXT = {text: fn for text, fn in _OPS.values()}
+
+
+def _instrumented_tree(module: str) -> tuple[ast.Module, list[Site]]:
+    tree = ast.parse(_source(module).read_text(encoding="utf-8"), filename=str(_source(module)))
+    instrument = _Instrument(module)
+    tree = ast.fix_missing_locations(instrument.visit(tree))
+    return tree, instrument.sites
+
+
+def find_sites() -> list[Site]:
+    """Every decision site of the instrumented modules, in module and source order."""
+    sites: list[Site] = []
+    for module in INSTRUMENTED:
+        sites += _instrumented_tree(module)[1]
+    return sites
+
+
+# ----------------------------------------------------------------------------- recording
+
+@dataclass
+class Tally:
+    """Counts of boundary hits: (site, source, category) -> n, where source is ``vectors`` or a
+    scenario id."""
+
+    counts: Counter = field(default_factory=Counter)
+    source: str = "vectors"
+
+    def probe(self, site: str, op: str, a, b) -> bool:
+        result = _OP_BY_TEXT[op](a, b)
+        category = _category(a, b)
+        if category is not None:
+            self.counts[(site, self.source, category)] += 1
+        return result
+
+    def ties(self, site: str, items):
+        keys = [item[0] if isinstance(item, tuple) else item for item in items]
+        if len(set(keys)) < len(keys):
+            self.counts[(site, self.source, "on")] += 1
+        return items
+
+
+def _category(a, b) -> str | None:
+    """``on`` when a == b, ``below``/``above`` when a is one ulp (one, for integers) below/above b."""
+    if a == b:
+        return None if isinstance(a, bool) else "on"
+    if type(a) is int and type(b) is int:
+        return "below" if a == b - 1 else "above" if a == b + 1 else None
+    try:
+        if math.nextafter(a, b) != b:
+            return None
+    except TypeError:
+        return None
+    return "below" if a < b else "above"
+
+
+def load_shadow(tally: Tally) -> types.ModuleType:
+    """The instrumented package: solver and driver rewritten, a fresh ``vectors`` bound to them,
+    every other module of the suite shared with the real package.  Returns the shadow ``vectors``."""
+    for name in list(sys.modules):
+        if name == SHADOW or name.startswith(SHADOW + "."):
+            del sys.modules[name]
+    root = types.ModuleType(SHADOW)
+    root.__path__ = []  # a package, so that relative imports resolve inside it
+    sys.modules[SHADOW] = root
+    for stage in ("contract", "data", "solver"):
+        package = types.ModuleType(f"{SHADOW}.{stage}")
+        package.__path__ = []
+        sys.modules[package.__name__] = package
+    for shared in SHARED:
+        sys.modules[f"{SHADOW}.{shared}"] = importlib.import_module(f"conformance.{shared}")
+    for module in INSTRUMENTED:
+        tree, _ = _instrumented_tree(module)
+        name = f"{SHADOW}.{module}"
+        mod = sys.modules[name] if module == "solver" else types.ModuleType(name)
+        mod.__package__ = name if module == "solver" else name.rpartition(".")[0]
+        mod.__file__ = str(_source(module))
+        mod._probe = tally.probe
+        mod._ties = tally.ties
+        sys.modules[name] = mod
+        exec(compile(tree, str(_source(module)), "exec"), mod.__dict__)
+    vectors = types.ModuleType(f"{SHADOW}.data.vectors")
+    vectors.__package__ = f"{SHADOW}.data"
+    sys.modules[vectors.__name__] = vectors
+    source = _source("data.vectors")
+    exec(compile(source.read_text(encoding="utf-8"), str(source), "exec"), vectors.__dict__)
+    return vectors
+
+
+# ----------------------------------------------------------------------------- running
+
+@dataclass
+class CensusRow:
+    """One site with its boundary counts in the vectors and in the scenes."""
+
+    site: Site
+    vectors: dict[str, int]
+    scenes: dict[str, int]
+    first_scene: str | None
+    argued: str = ""
+
+    @property
+    def status(self) -> str:
+        on_v, on_s = self.vectors["on"] > 0, self.scenes["on"] > 0
+        if on_v and on_s:
+            return "COVERED"
+        if self.argued:
+            return "ARGUED"
+        return "VECTORS ONLY" if on_v else "SCENES ONLY" if on_s else "GAP"
+
+
+def run_census(vector_folder: Path, scenarios: Iterable, on_scenario: Callable[[str], None] | None = None) -> Tally:
+    """Evaluate every stored vector case and run every given scenario through the shadow."""
+    tally = Tally()
+    shadow_vectors = load_shadow(tally)
+    from ..data.vectors import load_all
+    for name, cases in load_all(vector_folder).items():
+        family = shadow_vectors.FAMILY_BY_NAME[name]
+        for case in cases:
+            family.reference(*[shadow_vectors.decode(c, v) for c, v in zip(family.args, case["args"])])
+    shadow_driver = sys.modules[f"{SHADOW}.contract.driver"]
+    for scenario in scenarios:
+        if on_scenario is not None:
+            on_scenario(scenario.id)
+        tally.source = scenario.id
+        for _ in shadow_driver.run(scenario.scene):
+            pass
+    tally.source = "vectors"
+    return tally
+
+
+def rows(sites: list[Site], tally: Tally) -> list[CensusRow]:
+    """The census table: one row per site, counts summed over the scenes."""
+    out = []
+    for site in sites:
+        vec = {c: tally.counts.get((site.id, "vectors", c), 0) for c in CATEGORIES}
+        scenes = {c: 0 for c in CATEGORIES}
+        first = None
+        for (sid, source, category), n in sorted(tally.counts.items()):
+            if sid == site.id and source != "vectors":
+                scenes[category] += n
+                if category == "on" and first is None:
+                    first = source
+        out.append(CensusRow(site, vec, scenes, first, ARGUED.get(site.id, "")))
+    return out
+
+
+def digest(vector_folder: Path, scenarios: Iterable) -> str:
+    """What a census depends on: the instrumented sources, the vectors and the scenes."""
+    h = hashlib.sha256()
+    for module in INSTRUMENTED + ("data.vectors", "selftest.census"):
+        h.update(module.encode() + _source(module).read_bytes())
+    for path in sorted(vector_folder.glob("*.json")):
+        h.update(path.name.encode() + path.read_bytes())
+    for scenario in scenarios:
+        h.update(f"{scenario.id}={scenario.fingerprint}".encode())
+    return "sha256:" + h.hexdigest()
+
+
+def to_document(table: list[CensusRow], source_digest: str) -> dict:
+    """The committed form (docs/census/census.json)."""
+    return {
+        "format": CENSUS_FORMAT, "digest": source_digest,
+        "sites": [{"id": r.site.id, "module": r.site.module, "function": r.site.function, "line": r.site.line,
+                   "kind": r.site.kind, "vectors": r.vectors, "scenes": r.scenes, "first_scene": r.first_scene,
+                   "status": r.status, "argued": r.argued} for r in table],
+    }
+
+
+def totals(table: list[CensusRow]) -> Counter:
+    return Counter(r.status for r in table)
+
+
+def format_table(table: list[CensusRow]) -> str:
+    """Site, vectors on/below/above, scenes on/below/above, status (and the argument when argued)."""
+    width = max([len("site")] + [len(r.site.id) for r in table])
+    lines = [f"{'site':<{width}}  {'vectors on/-1/+1':>16}  {'scenes on/-1/+1':>16}  status",
+             f"{'-' * width}  {'-' * 16}  {'-' * 16}  {'-' * 6}"]
+    for r in table:
+        v = "/".join(str(r.vectors[c]) for c in CATEGORIES)
+        s = "/".join(str(r.scenes[c]) for c in CATEGORIES)
+        lines.append(f"{r.site.id:<{width}}  {v:>16}  {s:>16}  {r.status}")
+        if r.status == "ARGUED":
+            lines.append(f"{'':<{width}}  {'':>16}  {'':>16}  ({r.argued})")
+    t = totals(table)
+    lines.append("")
+    lines.append(f"census: {len(table)} sites: " + ", ".join(f"{n} {k.lower()}" for k, n in sorted(t.items())))
+    return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------- the committed census
+
+def census_path(root: Path) -> Path:
+    return root / "docs" / "census" / "census.json"
+
+
+def unresolved(table: list[CensusRow]) -> list[CensusRow]:
+    """Sites whose boundary is reached by the vectors or the scenes alone (or by neither) and
+    that have no argument: the gaps the census exists to show."""
+    return [r for r in table if r.status not in ("COVERED", "ARGUED")]
+
+
+def check_committed(path: Path, vector_folder: Path, scenarios: list) -> list[str]:
+    """Problems of the committed census without running it: missing, stale (its inputs moved
+    on), a site of the sources it does not list (or one it lists that is gone), an argument for
+    a site that no longer exists, or a site neither covered nor argued."""
+    from ..jsonfile import read_json
+    if not path.exists():
+        return [f"{path}: missing; run: orca-conformance census --write"]
+    data = read_json(path)
+    if not isinstance(data, dict) or data.get("format") != CENSUS_FORMAT:
+        return [f"{path}: not an {CENSUS_FORMAT} document"]
+    problems = []
+    if data.get("digest") != digest(vector_folder, scenarios):
+        problems.append(f"{path}: stale (the solver, driver, vectors or scenes changed); "
+                        "run: orca-conformance census --write")
+    listed = {s["id"]: s for s in data.get("sites", [])}
+    current = [s.id for s in find_sites()]
+    for site_id in current:
+        if site_id not in listed:
+            problems.append(f"{path}: site not in the census: {site_id}")
+    for site_id in listed:
+        if site_id not in current:
+            problems.append(f"{path}: site no longer in the sources: {site_id}")
+    for site_id in ARGUED:
+        if site_id not in current:
+            problems.append(f"census.ARGUED: argument for a site that does not exist: {site_id}")
+    for site_id, entry in listed.items():
+        if entry.get("status") not in ("COVERED", "ARGUED"):
+            problems.append(f"{site_id}: {entry.get('status')} (vectors on/-1/+1 "
+                            f"{'/'.join(str(entry['vectors'][c]) for c in CATEGORIES)}, scenes on/-1/+1 "
+                            f"{'/'.join(str(entry['scenes'][c]) for c in CATEGORIES)}): add data on its "
+                            "boundary or argue it in census.ARGUED")
+    return problems

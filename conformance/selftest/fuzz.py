@@ -1,0 +1,402 @@
+"""``orca-conformance fuzz``: differential testing of ports against the reference on random scenes.
+
+Contract: ``run_fuzz`` makes the scenes ``fuzz_scenes.make_scene(seed, index)`` for index 0, 1,
+... (skipping the kinds not chosen) until ``count`` scenes were made or ``seconds`` passed,
+takes each scene's expected hashes from ``Expected`` (the reference, or a column first shown
+identical to the reference on the whole committed suite: ``column_expected``), and runs it on
+every runner.  Each (scene, runner) is a matrix ``Cell``: PASS, DIVERGED (with the diagnosis
+of ``diagnosis.diagnose``, plus the runner's first failing primitive) or ERROR (the runner's
+reason; the run goes on).  A scene on which the reference itself reaches a non-finite state is
+rejected and counted, never compared.  With ``shrink_to``, the first divergence of each scene
+is shrunk (``shrink.shrink``, same runner, the reference as oracle) and written there as a
+scenario file with its golden.  ``FuzzResult.matrix()`` gives the matrix of the failing scenes
+plus one summary row (``fuzz/passed``: the scenes that passed), so ``report.write_reports``
+and ``merge`` take it unchanged.  ``fuzz_controls`` runs every control under fuzz.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .. import __version__
+from ..judge.diagnosis import VectorFailure, diagnose, parse_non_finite
+from ..contract.driver import run
+from ..errors import InputError
+from .fuzz_scenes import KINDS, FuzzScene, kind_of, make_scene
+from ..judge.matrix import DIVERGED, ERROR, PASS, SKIPPED, Cell, MatrixResult, vector_cell
+from ..runners import resolve
+from ..runners.base import Runner, RunnerError, RunnerInfo, RunnerUnavailable
+from ..runners.reference import ReferenceRunner
+from ..contract.scenario import Scene
+from .shrink import Shrunk, shrink, write_scenario
+from ..contract.state_hash import NonFiniteState, state_hash
+
+SUMMARY_ROW = "fuzz/passed"
+DEFAULT_COUNT = 100
+MAX_ERRORS_IN_A_ROW = 3
+"""A runner that errs on this many scenes in a row (a hang, a crash at start) is not asked again."""
+
+
+def parse_duration(text: str) -> float:
+    """Seconds of ``90``, ``90s``, ``10m`` or ``1h``; InputError otherwise."""
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smh]?)\s*", text or "")
+    if match is None or float(match.group(1)) <= 0:
+        raise InputError("command line", "--time", f"not a duration: {text!r} (e.g. 90s, 10m, 1h)")
+    return float(match.group(1)) * {"": 1, "s": 1, "m": 60, "h": 3600}[match.group(2)]
+
+
+def parse_kinds(values: list[str] | None) -> tuple[str, ...]:
+    """The chosen kinds (comma-separated, repeatable); all when none."""
+    chosen = [k for v in values or [] for k in v.split(",") if k]
+    unknown = [k for k in chosen if k not in KINDS]
+    if unknown:
+        raise InputError("command line", "--kinds", f"unknown kind {unknown[0]!r}; known: {', '.join(KINDS)}")
+    return tuple(k for k in KINDS if k in chosen) if chosen else KINDS
+
+
+def reference_hashes(scene: Scene) -> list[str] | None:
+    """The reference's hashes, or None when it reaches a non-finite state (the scene is rejected)."""
+    try:
+        return [state_hash(data) for data in run(scene)]
+    except NonFiniteState:
+        return None
+
+
+class Expected:
+    """Where expected hashes come from: the reference, or a column shown identical to it."""
+
+    def __init__(self, column: Runner | None = None, memo: bool = False):
+        self.column = column
+        self.name = "the reference" if column is None else f"{column.id} (identical to the reference on the suite)"
+        self.memo: dict[str, list[str] | None] | None = {} if memo else None
+
+    def hashes(self, scene: Scene) -> list[str] | None:
+        """The expected hashes (memoized by fingerprint when asked: the controls reuse scenes)."""
+        if self.memo is None:
+            return self._hashes(scene)
+        key = scene.fingerprint()
+        if key not in self.memo:
+            self.memo[key] = self._hashes(scene)
+        return self.memo[key]
+
+    def _hashes(self, scene: Scene) -> list[str] | None:
+        if self.column is not None:
+            try:
+                return list(self.column.hashes(scene))
+            except RunnerError:
+                pass  # a scene the column cannot run: the reference decides
+        return reference_hashes(scene)
+
+
+def column_expected(column_id: str, suite_scenarios, goldens: Path) -> Expected:
+    """The column as the source of expected hashes, after the whole committed suite PASSed on it
+    in this run; InputError when it did not (the column cannot stand in for the reference)."""
+    from ..judge.matrix import run_matrix
+    result = run_matrix(suite_scenarios, [column_id], goldens)
+    bad = [c for c in result.cells.values() if c.status != PASS]
+    if bad:
+        raise InputError("command line", "--expected", f"{column_id} is not identical to the reference on the "
+                         f"suite ({bad[0].row}: {bad[0].status} {bad[0].reason[:200]}); use the reference")
+    return Expected(resolve(column_id))
+
+
+def compare(fs: FuzzScene, runner: Runner, expected: list[str], reference: Runner,
+            vector_failure: Callable[[], VectorFailure | None]) -> Cell:
+    """One (scene, runner) cell: stream the hashes, diagnose the first divergence like the matrix."""
+    started = time.perf_counter()
+    cell = Cell(fs.id, runner.id, PASS)
+    reported = None
+    stream = runner.hashes(fs.scene)
+    try:
+        for step, got in enumerate(stream):
+            if step >= len(expected):
+                cell.status, cell.reason = ERROR, f"returned more than the {len(expected)} states expected"
+                break
+            if got != expected[step]:
+                cell.status, cell.step, reported = DIVERGED, step, got
+                break
+            cell.compared += 1
+        else:
+            if cell.compared != len(expected):
+                cell.status, cell.reason = ERROR, f"returned {cell.compared} states, expected {len(expected)}"
+    except RunnerError as err:
+        tail = f" | stderr: {err.stderr_tail[-300:]}" if err.stderr_tail else ""
+        cell.status, cell.reason = ERROR, err.reason + tail
+        non_finite = parse_non_finite(err.reason)
+        if non_finite is not None and non_finite[0] <= fs.scene.steps:
+            cell.step = non_finite[0]
+            what = f"agent {non_finite[1]} {non_finite[2]}" if non_finite[1] is not None else "agent not named"
+    finally:
+        getattr(stream, "close", lambda: None)()
+    if cell.step is not None:
+        try:
+            cell.diagnosis = diagnose(fs.scene, cell.step, runner, reference, reported) if cell.status == DIVERGED \
+                else diagnose(fs.scene, cell.step, runner, reference, non_finite=what)
+        except RunnerError as err:
+            cell.reason += f" | the diagnosis failed: {err.reason}"
+        if cell.diagnosis is not None:
+            failure = vector_failure()
+            if failure is not None:
+                cell.diagnosis.vector_family, cell.diagnosis.vector_case = failure
+                cell.diagnosis.vector_detail = failure.detail
+            cell.reason = cell.diagnosis.summary() if cell.status == DIVERGED else \
+                cell.reason + f" | diagnosis: {cell.diagnosis.summary()}"
+    cell.seconds = time.perf_counter() - started
+    return cell
+
+
+def divergence_oracle(runner: Runner) -> Callable[[Scene], int | None]:
+    """For shrinking: the first step where the runner differs from the reference, else None
+    (a scene the reference rejects, or on which the runner errors, does not count)."""
+    def diverges(scene: Scene) -> int | None:
+        expected = reference_hashes(scene)
+        if expected is None:
+            return None
+        try:
+            for step, got in enumerate(runner.hashes(scene)):
+                if step >= len(expected) or got != expected[step]:
+                    return step
+        except RunnerError:
+            return None
+        return None
+    return diverges
+
+
+@dataclass
+class Finding:
+    """A failing (scene, runner), and the shrunk scenario when one was written."""
+
+    scene: FuzzScene
+    cell: Cell
+    shrunk: Shrunk | None = None
+    files: tuple[Path, ...] = ()
+
+
+@dataclass
+class FuzzResult:
+    runners: list[str]
+    expected: str
+    kinds: tuple[str, ...]
+    seed: int
+    scenes: int = 0
+    rejected: int = 0
+    passed: dict[str, int] = field(default_factory=dict)
+    compared: dict[str, int] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+    infos: dict[str, RunnerInfo | None] = field(default_factory=dict)
+    skipped: dict[str, str] = field(default_factory=dict)
+    broken: dict[str, str] = field(default_factory=dict)
+    """Runners that failed to start, or were dropped after ``MAX_ERRORS_IN_A_ROW`` ERROR cells."""
+    seconds: float = 0.0
+
+    def matrix(self) -> MatrixResult:
+        """Rows: every failing scene, then ``fuzz/passed`` (one PASS cell per runner holding the
+        count of scenes and states that passed); SKIPPED runners are SKIPPED everywhere."""
+        rows = list(dict.fromkeys(f.scene.id for f in self.findings)) + [SUMMARY_ROW]
+        result = MatrixResult(rows, list(self.runners), infos=dict(self.infos), seconds=self.seconds)
+        failed = {(f.scene.id, f.cell.runner): f.cell for f in self.findings}
+        for runner in self.runners:
+            for row in rows:
+                if runner in self.skipped:
+                    cell = Cell(row, runner, SKIPPED, reason=self.skipped[runner])
+                elif runner in self.broken and (row == SUMMARY_ROW or (row, runner) not in failed):
+                    cell = Cell(row, runner, ERROR, reason=self.broken[runner], compared=self.compared.get(runner, 0))
+                elif row == SUMMARY_ROW:
+                    cell = Cell(row, runner, PASS, compared=self.compared.get(runner, 0),
+                                reason=f"{self.passed.get(runner, 0)} of {self.scenes} scenes passed "
+                                       f"(seed {self.seed}, suite {__version__}, expected from {self.expected})")
+                else:
+                    cell = failed.get((row, runner)) or Cell(row, runner, PASS)
+                result.cells[(row, runner)] = cell
+        return result
+
+
+def scene_indices(kinds: tuple[str, ...]):
+    index = 0
+    while True:
+        if kind_of(index) in kinds:
+            yield index
+        index += 1
+
+
+def run_fuzz(runners: list[str | Runner], seed: int, count: int | None, seconds: float | None,
+             kinds: tuple[str, ...], expected: Expected, vector_folder: Path, shrink_to: Path | None = None,
+             on_cell: Callable[[Finding], None] | None = None, on_scene: Callable[[FuzzScene], None] | None = None,
+             shrink_seconds: float = 60.0, id_suffix: str = "", stop_at_divergence: bool = False,
+             with_vectors: bool = True) -> FuzzResult:
+    """The fuzz loop of the module doc; never raises for a misbehaving runner.  With
+    ``stop_at_divergence`` it ends at the first DIVERGED cell (the controls: caught or not);
+    ``with_vectors`` False leaves the first failing primitive out (a port without vectors)."""
+    started = time.perf_counter()
+    if count is None and seconds is None:
+        count = DEFAULT_COUNT
+    ids = [r if isinstance(r, str) else r.id for r in runners]
+    result = FuzzResult(ids, expected.name, kinds, seed)
+    live: list[Runner] = []
+    for runner_id, given in zip(ids, runners):
+        runner = resolve(given) if isinstance(given, str) else given
+        try:
+            result.infos[runner_id] = runner.info()
+            live.append(runner)
+        except RunnerUnavailable as err:
+            result.infos[runner_id] = None
+            result.skipped[runner_id] = str(err)
+            runner.close()
+        except RunnerError as err:
+            result.infos[runner_id] = None
+            result.broken[runner_id] = f"failed to start: {err.reason}"
+            runner.close()
+    errors_in_a_row: dict[str, int] = {}
+    failures: dict[str, VectorFailure | None] = {}
+
+    def vector_failure(runner: Runner) -> Callable[[], VectorFailure | None]:
+        def get() -> VectorFailure | None:
+            if runner.id not in failures and not with_vectors:
+                failures[runner.id] = None
+            if runner.id not in failures:
+                row, found = vector_cell(runner, vector_folder)
+                failures[runner.id] = found if row.status == DIVERGED else None  # ERROR: no primitive API
+            return failures[runner.id]
+        return get
+    reference = ReferenceRunner()
+    try:
+        for index in scene_indices(kinds):
+            if count is not None and result.scenes >= count:
+                break
+            if seconds is not None and time.perf_counter() - started >= seconds:
+                break
+            if stop_at_divergence and any(f.cell.status == DIVERGED for f in result.findings):
+                break
+            if not live:
+                break
+            fs = make_scene(seed, index)
+            if on_scene is not None:
+                on_scene(fs)
+            hashes = expected.hashes(fs.scene)
+            if hashes is None:
+                result.rejected += 1
+                continue
+            result.scenes += 1
+            shrunk_once = False
+            for runner in list(live):
+                cell = compare(fs, runner, hashes, reference, vector_failure(runner))
+                errors_in_a_row[runner.id] = errors_in_a_row.get(runner.id, 0) + 1 if cell.status == ERROR else 0
+                if errors_in_a_row[runner.id] >= MAX_ERRORS_IN_A_ROW:
+                    result.broken[runner.id] = (f"dropped after {MAX_ERRORS_IN_A_ROW} ERROR scenes in a row: "
+                                                f"{cell.reason}")
+                    live.remove(runner)
+                    runner.close()
+                if cell.status == PASS:
+                    result.passed[runner.id] = result.passed.get(runner.id, 0) + 1
+                    result.compared[runner.id] = result.compared.get(runner.id, 0) + cell.compared
+                    continue
+                finding = Finding(fs, cell)
+                if shrink_to is not None and cell.status == DIVERGED and not shrunk_once:
+                    shrunk_once = True
+                    _shrink_finding(finding, runner, shrink_to, shrink_seconds, id_suffix)
+                result.findings.append(finding)
+                if on_cell is not None:
+                    on_cell(finding)
+    finally:
+        for runner in live:
+            runner.close()
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _shrink_finding(finding: Finding, runner: Runner, folder: Path, budget: float, id_suffix: str) -> None:
+    fs, cell = finding.scene, finding.cell
+    finding.shrunk = shrink(fs.scene, cell.step or 0, divergence_oracle(runner), budget)
+    small = finding.shrunk.scene
+    try:
+        diagnosis = diagnose(small, finding.shrunk.step, runner, ReferenceRunner()).summary()
+    except RunnerError as err:
+        diagnosis = f"(diagnosis failed: {err.reason})"
+    scenario_id = fs.id + id_suffix
+    header = [f"Found by orca-conformance fuzz (suite {__version__}, seed {fs.seed}, index {fs.index}, kind {fs.kind})",
+              f"and shrunk from {len(fs.scene.agents)} agents, {len(fs.scene.segments)} segments, "
+              f"{fs.scene.steps} steps.",
+              f"Runner {runner.id} diverges: {diagnosis}"]
+    description = (f"Shrunk fuzz scene ({fs.kind}): {finding.shrunk.size()}; "
+                   f"{runner.id} diverged at step {finding.shrunk.step}.")[:200]
+    comment = f"Runner {runner.id} diverged from the reference: {diagnosis}"
+    finding.files = write_scenario(small, scenario_id, description, comment, header, folder)
+
+
+def format_finding(f: Finding) -> str:
+    line = f"{f.cell.status:<8} {f.scene.id} [{f.cell.runner}]: {f.cell.reason}"
+    if f.shrunk is not None:
+        line += f"\n         shrunk to {f.shrunk.size()} ({f.shrunk.tries} tries, {f.shrunk.seconds:.1f} s)"
+        line += "".join(f"\n         wrote {p}" for p in f.files)
+    return line
+
+
+def summary_line(result: FuzzResult) -> str:
+    diverged = sum(f.cell.status == DIVERGED for f in result.findings)
+    errors = sum(f.cell.status == ERROR for f in result.findings)
+    per_minute = 60.0 * result.scenes / result.seconds if result.seconds else 0.0
+    live = [r for r in result.runners if r not in result.skipped and r not in result.broken]
+    return (f"fuzz: {result.scenes} scenes (seed {result.seed}, kinds {','.join(result.kinds)}) x {len(live)} runners, "
+            f"expected hashes from {result.expected}: {sum(result.passed.values())} passed, {diverged} diverged, "
+            f"{errors} errors, {len(result.skipped)} runners skipped, {len(result.broken)} broken, "
+            f"{result.rejected} scenes rejected by the "
+            f"reference (non-finite); {sum(result.compared.values())} states compared in {result.seconds:.1f} s "
+            f"({per_minute:.0f} scenes/min)")
+
+
+# ----------------------------------------------------------------------------- the controls under fuzz
+
+@dataclass
+class ControlFuzz:
+    """A control's verdict on the committed scenarios next to what fuzzing found."""
+
+    fixed: object
+    """controls.ControlResult on the committed scenarios."""
+    fuzz: FuzzResult | None
+
+    @property
+    def caught(self) -> Finding | None:
+        return next((f for f in self.fuzz.findings if f.cell.status == DIVERGED), None) if self.fuzz else None
+
+    def points_at_scenario(self) -> bool:
+        """The fixed scenarios miss it (or claim it equivalent or unreachable), fuzzing catches it."""
+        from .controls import CAUGHT
+        return self.caught is not None and self.fixed.status not in (CAUGHT, SKIPPED)
+
+
+def fuzz_controls(controls, scenarios, goldens: Path, seed: int, count: int, kinds: tuple[str, ...],
+                  shrink_to: Path | None, on_result: Callable[[ControlFuzz], None] | None = None) -> list[ControlFuzz]:
+    """Each control: its verdict on the committed scenarios (``controls.run_control``), then up to
+    ``count`` fuzz scenes until one diverges (shrunk into ``shrink_to`` as fuzz/<scene>-<control>)."""
+    from .controls import run_control
+    expected = Expected(memo=True)
+    out = []
+    for control in controls:
+        fixed = run_control(control, scenarios, goldens)
+        fuzz = None
+        if fixed.status != SKIPPED:
+            fuzz = run_fuzz([control.make()], seed, count, None, kinds, expected, goldens / "vectors", shrink_to,
+                            id_suffix=f"-{control.name}", stop_at_divergence=True, with_vectors=control.has_vectors)
+        out.append(ControlFuzz(fixed, fuzz))
+        if on_result is not None:
+            on_result(out[-1])
+    return out
+
+
+def format_control_fuzz(row: ControlFuzz) -> str:
+    """One line: control, verdict on the committed scenarios, what fuzzing found."""
+    caught = row.caught
+    if row.fuzz is None:
+        found = "-"
+    elif caught is not None:
+        found = f"CAUGHT in {caught.scene.id} at step {caught.cell.step} (scene {row.fuzz.scenes})"
+        if caught.shrunk is not None:
+            found += f", shrunk to {caught.shrunk.size()}"
+    else:
+        found = f"not caught in {row.fuzz.scenes} scenes"
+    mark = "  <- add a scenario" if row.points_at_scenario() else ""
+    return f"{row.fixed.control.name:<32} {row.fixed.status:<12} {found}{mark}"

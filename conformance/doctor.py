@@ -8,11 +8,12 @@ Contract: ``doctor_columns()`` is every column: the default ones first, then the
 from __future__ import annotations
 
 from .runners.needs import Need, check, need_kinds
-from .selftest import controls  # noqa: F401  (registers the controls' needs)
+from .selftest.controls import register_columns
 
 
 def doctor_columns() -> list[str]:
     """Every column: the default ones in their order, then the optional ones, then the patterns."""
+    register_columns()
     from .runners import DEFAULT_COLUMNS, known_ids
     others = [c for c in known_ids() if c not in DEFAULT_COLUMNS and "<" not in c]
     return list(DEFAULT_COLUMNS) + others + ["exec:<command>", "control:<name>"]
@@ -29,6 +30,7 @@ def where(column: str, here: list[str]) -> str:
 
 def format_doctor(columns: list[str] | None = None) -> tuple[str, int]:
     """The doctor's table and the number of columns that cannot run here."""
+    register_columns()
     from .runners import default_columns
     columns = columns if columns is not None else doctor_columns()
     here = default_columns()

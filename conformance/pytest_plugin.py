@@ -155,7 +155,8 @@ class OrcaSession:
         """The runner of an id, created and described once per process."""
         if runner_id not in self._runners:
             from .runners import resolve
-            from .selftest import controls  # noqa: F401  (registers the control:<name> columns)
+            from .selftest.controls import register_columns
+            register_columns()
             from .runners.base import RunnerError, RunnerUnavailable
             runner = None
             try:
@@ -228,7 +229,8 @@ class OrcaCollector(pytest.Collector):
         from .errors import InputError
         from .judge.matrix import VECTORS_ROW
         from .runners import known_ids, resolve
-        from .selftest import controls  # noqa: F401  (registers the control:<name> columns)
+        from .selftest.controls import register_columns
+        register_columns()
         from .data.suite import Suite
         config = self.config
         state: OrcaSession = config.pluginmanager.get_plugin(_PLUGIN_NAME)

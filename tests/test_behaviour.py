@@ -8,15 +8,14 @@ simulation; ``goldens check`` (in CI) proves that the goldens still match the re
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
 from conformance.contract.expectations import check_expectations
 from conformance.data.goldens import MISSING, OK, golden_status
 from conformance.contract.scenario import Scenario, load_suite
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = load_suite(ROOT / "scenarios")
 THE_TEXTS_KINDS = ("antipodal-circle", "crossing-blocks", "wall-gap", "two-way-corridor")
 

@@ -14,8 +14,8 @@ from conformance.runners.build import system_cc, zig_available
 from conformance.runners.build_command import BuildPlan, plan
 from conformance.cli import main
 from conformance.runners.wasm_v8 import PORT_SCRIPT
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 SMALL = ["--scenarios", "orca/zero-agents", "--scenarios", "orca/head-on-exact"]
 
 needs_cc = pytest.mark.skipif(shutil.which(system_cc().command[0]) is None, reason="no C compiler")

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-from conformance.selftest import census
+from conformance.selftest import census, census_shadow
 from conformance.contract.driver import run
 from conformance.data.goldens import golden_path, read_golden
 from conformance.contract.scenario import load_suite
 from conformance.contract.state_hash import state_hash
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 VECTORS = ROOT / "goldens" / "vectors"
 SCENARIOS = [s for s in load_suite(ROOT / "scenarios") if not s.slow]
 COMMITTED = census.census_path(ROOT)
@@ -44,10 +43,10 @@ def test_the_vector_counts_of_the_committed_census_match_a_live_run() -> None:
 
 def test_the_instrumented_copy_keeps_the_bits() -> None:
     scenario = next(s for s in SCENARIOS if s.id == "orca/touching")
-    tally = census.Tally()
-    census.load_shadow(tally)
+    tally = census_shadow.Tally()
+    census_shadow.load_shadow(tally)
     import sys
-    shadow_run = sys.modules[f"{census.SHADOW}.driver"].run
+    shadow_run = sys.modules[f"{census_shadow.SHADOW}.contract.driver"].run
     golden = read_golden(golden_path(ROOT / "goldens", scenario.id))
     assert [state_hash(b) for b in shadow_run(scenario.scene)] == list(golden.hashes)
     assert [state_hash(b) for b in run(scenario.scene)] == list(golden.hashes)
@@ -55,8 +54,8 @@ def test_the_instrumented_copy_keeps_the_bits() -> None:
 
 
 def test_a_site_without_data_on_its_boundary_is_a_gap() -> None:
-    site = census.Site("m.f: x < 0.0", "m", "f", 1, "x < 0.0", "compare")
-    tally = census.Tally()
+    site = census_shadow.Site("m.f: x < 0.0", "m", "f", 1, "x < 0.0", "compare")
+    tally = census_shadow.Tally()
     assert tally.probe(site.id, "<", 1.0, 0.0) is False  # far from the boundary: not counted
     assert census.rows([site], tally)[0].status == "GAP"
     tally.probe(site.id, "<", -0.0, 0.0)  # -0.0 == 0.0: on the boundary

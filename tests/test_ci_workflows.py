@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 WORKFLOWS = ROOT / "ci" / "workflows"
 CONFORMANCE = WORKFLOWS / "conformance.yml"
 PORT_GATE = WORKFLOWS / "port-gate.yml"

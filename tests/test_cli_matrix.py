@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
@@ -10,8 +9,8 @@ from conformance.cli import main
 from conformance.runners import register
 from conformance.runners.base import RunnerError, RunnerUnavailable
 from conformance.runners.reference import ReferenceRunner
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 class Unavailable(ReferenceRunner):

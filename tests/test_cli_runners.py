@@ -15,8 +15,8 @@ import pytest
 
 from conformance import cli
 from conformance.runners.build import ToolchainMissing, build
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 SCENARIO = "orca/head-on-exact"
 
 

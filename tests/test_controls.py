@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
@@ -10,8 +9,8 @@ from conformance.selftest.controls import (CAUGHT, CONTROLS, EQUIVALENT, NO_SCEN
                                   misreadings, run_control)
 from conformance.judge.matrix import DIVERGED
 from conformance.contract.scenario import load_suite
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = [s for s in load_suite(ROOT / "scenarios") if not s.slow]
 
 

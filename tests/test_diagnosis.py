@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 
 import pytest
 
 from conformance.selftest import careless
 
-from conformance.judge import diagnosis
+from conformance.judge import causes, diagnosis, hash_encoding, step_comparison, vector_failure
 
 from conformance.data import vectors
 from conformance.runners.build import DETERMINISM_FLAGS, system_cc
@@ -27,8 +26,8 @@ from conformance.runners.cli_port import CliRunner, cli_spec
 from conformance.runners.reference import ReferenceRunner
 from conformance.contract.scenario import Scene, load_scenario
 from conformance.selftest.variants import SourcePatch, load_patch, patched_tree
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 GOLDENS = ROOT / "goldens"
 MISREADINGS = ROOT / "runners" / "c" / "misreadings"
 REFERENCE = ReferenceRunner()
@@ -76,7 +75,7 @@ def test_a_wrong_hash_encoding_is_named_with_the_encoding(name: str, scene: str,
     found = cell(misreading(name), scene)
     d = found.diagnosis
     assert found.status == DIVERGED
-    assert d.kind == diagnosis.ENCODING and d.state is None  # the dumped states are bit-equal
+    assert d.kind == causes.ENCODING and d.state is None  # the dumped states are bit-equal
     assert d.cause.startswith("the state hash encoding is wrong: the dumped state of step")
     assert encoding in d.encoding and encoding in d.cause
     assert "not loaded exactly" not in d.cause and "solver bug" not in d.cause
@@ -84,7 +83,7 @@ def test_a_wrong_hash_encoding_is_named_with_the_encoding(name: str, scene: str,
 
 def test_wrong_encodings_reproduce_what_a_port_would_hash() -> None:
     rows = ((1.5, -0.0, 0.25, 3.0), (-2.0, 7.0, 0.0, -1.0))
-    by_name = dict(diagnosis.wrong_encodings(rows))
+    by_name = dict(hash_encoding.wrong_encodings(rows))
     import hashlib
     import struct
     flat = [v for r in rows for v in r]
@@ -117,7 +116,7 @@ class _LoadedInFloat32(ReferenceRunner):
 def test_a_real_load_error_keeps_its_own_cause() -> None:
     found = cell(_LoadedInFloat32(), "antipodal-circle-100")
     d = found.diagnosis
-    assert found.status == DIVERGED and d.kind == diagnosis.LOAD and d.state is not None
+    assert found.status == DIVERGED and d.kind == causes.LOAD and d.state is not None
     assert d.cause == "the initial state differs: the scene was not loaded exactly"
     assert not d.notes  # its hash is the canonical hash of its own dump: the port is consistent
 
@@ -127,7 +126,7 @@ def test_a_real_load_error_keeps_its_own_cause() -> None:
 def test_moving_with_the_old_velocity_is_a_position_update() -> None:
     found = cell(misreading("move-with-old-velocity"), "head-on-exact")
     d = found.diagnosis
-    assert found.status == DIVERGED and d.kind == diagnosis.POSITION_UPDATE
+    assert found.status == DIVERGED and d.kind == causes.POSITION_UPDATE
     assert d.state.field.startswith("position.")
     assert d.cause.startswith("position update (p = p + v*dt) is wrong")
     assert "moved with the old velocity" in d.cause and "different new velocities" not in d.cause
@@ -138,29 +137,29 @@ def test_moving_with_the_old_velocity_is_a_position_update() -> None:
 def test_an_in_place_sequential_step_is_a_composition_error() -> None:
     found = cell(misreading("sequential-step"), "degenerate")
     d = found.diagnosis
-    assert found.status == DIVERGED and d.kind == diagnosis.COMPOSITION
+    assert found.status == DIVERGED and d.kind == causes.COMPOSITION
     assert d.cause.startswith("step composition is wrong")
     assert d.constraint.agent == d.state.agent and f"agent {d.state.agent}" in d.cause
     assert "an in-place sequential update reproduces" in d.cause
     assert vector_cell(misreading("sequential-step"), GOLDENS / "vectors")[0].status == PASS  # no primitive is wrong
 
 
-@pytest.mark.parametrize("name, scene, neighbour, reading", [
-    ("horizon-swap", "wide-reach-first", "agent neighbour", "swapping the two time horizons"),
+@pytest.mark.parametrize("name, scene, neighbor, reading", [
+    ("horizon-swap", "wide-reach-first", "agent neighbor", "swapping the two time horizons"),
     ("reach-without-radius", "degenerate", "obstacle: segment", "reach without the radius"),
 ])
 def test_a_wrong_constraint_list_names_the_constraint_and_the_misreading(
-        name: str, scene: str, neighbour: str, reading: str) -> None:
+        name: str, scene: str, neighbor: str, reading: str) -> None:
     runner = misreading(name)
     vectors_row, failure = vector_cell(runner, GOLDENS / "vectors")
     assert vectors_row.status == DIVERGED and failure.family == "agent_step"
     found = cell(runner, scene, failure)
     d = found.diagnosis
-    assert found.status == DIVERGED and d.kind == diagnosis.CONSTRAINTS
+    assert found.status == DIVERGED and d.kind == causes.CONSTRAINTS
     c = d.constraint
-    assert c.agent == d.state.agent and c.index is not None and c.neighbour.startswith(neighbour)
+    assert c.agent == d.state.agent and c.index is not None and c.neighbor.startswith(neighbor)
     assert d.cause.startswith(f"solver bug in the constraint list of agent {c.agent}")
-    assert f"constraint {c.index} ({c.neighbour})" in d.cause
+    assert f"constraint {c.index} ({c.neighbor})" in d.cause
     assert reading in c.reading and reading in d.cause
     assert "first failing primitive: agent_step (case" in d.summary()
 
@@ -170,8 +169,8 @@ def test_a_wrong_constraint_primitive_is_named_as_the_primitive() -> None:
     it, so the port's own agent_constraint is asked with the reference's inputs and blamed."""
     found = cell(misreading("leg-tie-left"), "equal-distance-ties")
     d = found.diagnosis
-    assert found.status == DIVERGED and d.kind == diagnosis.CONSTRAINTS
-    assert d.constraint.neighbour.startswith("agent neighbour") and not d.constraint.reading
+    assert found.status == DIVERGED and d.kind == causes.CONSTRAINTS
+    assert d.constraint.neighbor.startswith("agent neighbor") and not d.constraint.reading
     assert "the port's own agent_constraint primitive gives a wrong plane" in d.cause
     assert "suspect what is fed to them" not in d.cause
 
@@ -179,20 +178,20 @@ def test_a_wrong_constraint_primitive_is_named_as_the_primitive() -> None:
 def test_a_right_primitive_fed_the_wrong_inputs_is_named_as_such() -> None:
     """Velocities passed to the constraint the other way round: the port's agent_constraint
     answers the reference's plane for the reference's inputs, so the feeding is blamed."""
-    patch = SourcePatch.single("swapped-velocities", "simulator.c",
+    patch = SourcePatch.single("swapped-velocities", "solver/simulator.c",
                                "oc_AgentConstraintInline(a, r, tau, dt, velocity, sim->velocities[j])",
                                "oc_AgentConstraintInline(a, r, tau, dt, sim->velocities[j], velocity)")
     tree = patched_tree((patch,))
     found = cell(CffiRunner(CVariant("misreading:swapped-velocities", system_cc(), FLAGS, tree)), "overlap-agents")
     d = found.diagnosis
-    assert found.status == DIVERGED and d.kind == diagnosis.CONSTRAINTS
+    assert found.status == DIVERGED and d.kind == causes.CONSTRAINTS
     assert "primitive gives the reference's plane for the inputs the reference's step feeds it" in d.cause
 
 
 def test_an_equal_constraint_list_with_another_velocity_is_the_program() -> None:
     found = cell(misreading("lp-project-current"), "overlap-agents")
     d = found.diagnosis
-    assert found.status == DIVERGED and d.kind == diagnosis.VELOCITY
+    assert found.status == DIVERGED and d.kind == causes.VELOCITY
     assert d.constraint.index is None and d.constraint.field.startswith("velocity.")
     assert d.cause.startswith("solver bug in the linear program or its fallback")
 
@@ -201,7 +200,7 @@ def test_a_port_without_primitives_gets_the_plain_cause_and_a_note() -> None:
     runner = ReferenceRunner("control:agents-first", careless.AgentsFirstSimulator, "careless port")
     found = cell(runner, "overlap-wall-deep")
     d = found.diagnosis
-    assert found.status == DIVERGED and d.kind == diagnosis.SOLVER
+    assert found.status == DIVERGED and d.kind == causes.SOLVER
     assert d.cause.startswith("solver bug: same state and preferred velocities at step")
     assert any("agent_step primitive failed" in note for note in d.notes)
 
@@ -209,16 +208,16 @@ def test_a_port_without_primitives_gets_the_plain_cause_and_a_note() -> None:
 def test_compare_steps_names_a_missing_obstacle_and_a_velocity() -> None:
     scene = scenario("overlap-wall").scene
     state = REFERENCE.dump(scene, 0)
-    args = diagnosis.agent_step_args(scene, state, 0)
-    want = diagnosis._step_result(vectors.FAMILY_BY_NAME["agent_step"].reference(*args))
+    args = step_comparison.agent_step_args(scene, state, 0)
+    want = step_comparison.step_result(vectors.FAMILY_BY_NAME["agent_step"].reference(*args))
     assert want.hard >= 1
-    missing = diagnosis.StepResult(want.lines[1:], want.hard - 1, want.vx, want.vy)
-    c = diagnosis.compare_steps(scene, state, 0, want, missing)
-    assert (c.index, c.field) == (0, "missing") and c.neighbour.startswith("obstacle: segment")
-    slower = diagnosis.StepResult(want.lines, want.hard, math.nextafter(want.vx, 0.0), want.vy)
-    c = diagnosis.compare_steps(scene, state, 0, want, slower)
+    missing = step_comparison.StepResult(want.lines[1:], want.hard - 1, want.vx, want.vy)
+    c = step_comparison.compare_steps(scene, state, 0, want, missing)
+    assert (c.index, c.field) == (0, "missing") and c.neighbor.startswith("obstacle: segment")
+    slower = step_comparison.StepResult(want.lines, want.hard, math.nextafter(want.vx, 0.0), want.vy)
+    c = step_comparison.compare_steps(scene, state, 0, want, slower)
     assert (c.index, c.field) == (None, "velocity.x")
-    assert diagnosis.compare_steps(scene, state, 0, want, want) is None
+    assert step_comparison.compare_steps(scene, state, 0, want, want) is None
 
 
 # ----------------------------------------------------------------------------- non-finite states
@@ -240,7 +239,7 @@ def test_a_non_finite_state_is_an_error_with_the_agent_and_a_diagnosis(make) -> 
     assert f"non-finite state at step {d.step}: agent " in found.reason  # the port names the agent
     agent = d.state.agent
     assert d.non_finite.startswith(f"agent {agent} ") and d.state.distance_text() == "NaN involved"
-    assert d.kind == diagnosis.DRIVER and d.preferred.agent == agent and math.isnan(d.preferred.got)
+    assert d.kind == causes.DRIVER and d.preferred.agent == agent and math.isnan(d.preferred.got)
     assert "| diagnosis: " in found.reason and "driver bug" in found.reason
 
 
@@ -255,7 +254,7 @@ def test_a_dump_reaches_the_first_non_finite_state_but_not_beyond() -> None:
         runner.dump(scene, step + 1)
 
 
-CRASH_AT_STEP_5 = SourcePatch.single("crash", "driver.c", "\t\trun->step += 1;\n",
+CRASH_AT_STEP_5 = SourcePatch.single("crash", "harness/driver.c", "\t\trun->step += 1;\n",
                                      "\t\trun->step += 1;\n\t\tif (run->step == 5 && n == 2) { abort(); }\n")
 """Not a misreading: a port that crashes inside its step 5 of a two-agent scene."""
 
@@ -299,29 +298,29 @@ def test_a_failing_vector_case_shows_its_decoded_arguments() -> None:
 def test_describe_case_reads_every_family() -> None:
     for family in vectors.FAMILIES:
         case = vectors.generate(family.name)[0]
-        text = diagnosis.describe_case(family.name, case["args"], case["result"], case["result"])
-        names = diagnosis.ARG_NAMES[family.name]
-        assert len(names) == len(family.args) and len(diagnosis.RESULT_NAMES[family.name]) == len(family.result)
+        text = vector_failure.describe_case(family.name, case["args"], case["result"], case["result"])
+        names = vector_failure.ARG_NAMES[family.name]
+        assert len(names) == len(family.args) and len(vector_failure.RESULT_NAMES[family.name]) == len(family.result)
         assert text.startswith(f"args {names[0]}=") and "; expected " in text and "; got " in text
-    assert "got ['oops']" in diagnosis.describe_case("uniform", [1, 2], ["3ff0000000000000"], ["oops"])
+    assert "got ['oops']" in vector_failure.describe_case("uniform", [1, 2], ["3ff0000000000000"], ["oops"])
 
 
 def test_rounding_only_tells_rounding_from_a_decision() -> None:
     one_ulp = vectors.hexd(math.nextafter(0.3, 1.0))
     expected = [vectors.hexd(0.3), vectors.hexd(-2.0), vectors.hexd(1.0)]
-    assert diagnosis.rounding_only("support_distance", expected, expected) == 0
-    assert diagnosis.rounding_only("support_distance", expected, [one_ulp] + expected[1:]) == 1
+    assert vector_failure.rounding_only("support_distance", expected, expected) == 0
+    assert vector_failure.rounding_only("support_distance", expected, [one_ulp] + expected[1:]) == 1
     far = vectors.hexd(0.3 + 1e-6)
-    assert diagnosis.rounding_only("support_distance", expected, [far] + expected[1:]) is None
+    assert vector_failure.rounding_only("support_distance", expected, [far] + expected[1:]) is None
     # the size bound, on its boundary: 2^-30 apart at size 1 is rounding (a cancelled
     # subtraction), 2^-29 is not
     one = [vectors.hexd(1.0)]
-    assert diagnosis.rounding_only("uniform", one, [vectors.hexd(1.0 + 2.0 ** -30)]) == 2 ** 22
-    assert diagnosis.rounding_only("uniform", one, [vectors.hexd(1.0 + 2.0 ** -29)]) is None
+    assert vector_failure.rounding_only("uniform", one, [vectors.hexd(1.0 + 2.0 ** -30)]) == 2 ** 22
+    assert vector_failure.rounding_only("uniform", one, [vectors.hexd(1.0 + 2.0 ** -29)]) is None
     # an integer result that differs is a decision, whatever the doubles
     closest = [vectors.hexd(0.3), vectors.hexd(0.4), 0]
-    assert diagnosis.rounding_only("solve_closest", closest, [one_ulp, closest[1], 1]) is None
-    assert diagnosis.rounding_only("solve_closest", closest, "garbage") is None
+    assert vector_failure.rounding_only("solve_closest", closest, [one_ulp, closest[1], 1]) is None
+    assert vector_failure.rounding_only("solve_closest", closest, "garbage") is None
 
 
 def test_a_port_off_by_rounding_is_told_to_look_at_its_arithmetic() -> None:

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
 from conformance.judge.matrix import ERROR, PASS, run_matrix
 from conformance.runners.exec_runner import ExecRunner, Limits
 from conformance.contract.scenario import load_scenario
+from conftest import FAKE_PORT, ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
-FAKE = Path(__file__).resolve().parent / "fake_ports" / "fake_port.py"
 SCENARIO = load_scenario(ROOT / "scenarios" / "orca" / "head-on-perturbed.yaml")
 LIMITS = Limits(handshake=15.0, reply=5.0, run=20.0, line_bytes=4 * 1024 * 1024)
 """The fake port imports the suite before it answers hello: on a loaded 2-core host that took
@@ -21,7 +19,7 @@ over 5 s once, so the handshake has 15 s (the no-hang bound below still holds)."
 
 
 def fake(mode: str) -> ExecRunner:
-    return ExecRunner(f"exec:fake-{mode}", [sys.executable, str(FAKE), mode], LIMITS)
+    return ExecRunner(f"exec:fake-{mode}", [sys.executable, str(FAKE_PORT), mode], LIMITS)
 
 
 def cell(mode: str):

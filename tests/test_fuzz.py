@@ -15,8 +15,8 @@ from conformance.data.goldens import compute_golden, read_golden
 from conformance.judge.matrix import DIVERGED
 from conformance.contract.scenario import POSITION_LIMIT, load_scenario
 from conformance.selftest.shrink import complexity, scenario_yaml, yaml_float
+from conftest import FAKE_PORT, ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 VECTORS = ROOT / "goldens" / "vectors"
 
 
@@ -120,7 +120,7 @@ def test_a_crashing_port_is_an_error_and_the_run_goes_on() -> None:
     import sys
 
     from conformance.runners.exec_runner import ExecRunner, Limits
-    fake = Path(__file__).resolve().parent / "fake_ports" / "fake_port.py"
+    fake = FAKE_PORT
     limits = Limits(handshake=5.0, reply=5.0, run=20.0, line_bytes=4 * 1024 * 1024)
     crash = ExecRunner("exec:fake-crash", [sys.executable, str(fake), "crash"], limits)
     result = fuzz.run_fuzz([crash, "c"], seed=0, count=2, seconds=None, kinds=KINDS, expected=fuzz.Expected(),

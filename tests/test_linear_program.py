@@ -1,4 +1,4 @@
-"""The linear program and its fallback against vertex-enumeration brute force (conformance/selftest/lp_oracle.py).
+"""The linear program and its fallback against vertex-enumeration brute force (conformance/selftest/lp_comparison.py).
 
 The normative text claims agreement on over 10^5 random sets; bench/lp_bruteforce.py runs those.
 Here a fixed-seed run of RANDOM_SETS sets (plus the relax branch for a failing hard prefix)
@@ -12,7 +12,9 @@ import time
 from math import sqrt
 
 
+from conformance.selftest import lp_comparison as comparison
 from conformance.selftest import lp_oracle as oracle
+from conformance.selftest.lp_random_sets import format_case
 from conformance.solver.fallback import relax  # noqa: E402
 from conformance.solver.linear_program import solve_closest  # noqa: E402
 
@@ -21,19 +23,19 @@ PREFIX_TRIES = 2_000
 SEED = 20261130
 
 
-def _report(stats: oracle.Stats) -> None:
+def _report(stats: comparison.Stats) -> None:
     print()
     print(stats.summary())
     for key, (err, case) in sorted(stats.worst_cases.items()):
-        print(f"  {key} = {err:.3e} at {oracle.format_case(case)}")
+        print(f"  {key} = {err:.3e} at {format_case(case)}")
     for message, case in stats.failures[:10]:
         print("DISAGREEMENT:", message)
-        print("   ", oracle.format_case(case))
+        print("   ", format_case(case))
 
 
 def test_random_sets_against_brute_force() -> None:
     t0 = time.perf_counter()
-    stats = oracle.run(RANDOM_SETS, SEED)
+    stats = comparison.run(RANDOM_SETS, SEED)
     elapsed = time.perf_counter() - t0
     _report(stats)
     print(f"  {elapsed:.1f} s")
@@ -47,23 +49,23 @@ def test_random_sets_against_brute_force() -> None:
     assert stats.fallback >= stats.infeasible
     assert stats.fallback_hard >= 0.08 * stats.sets
     assert not stats.failures, stats.failures[0][0]
-    assert stats.worst_constraint <= oracle.TOL_CONSTRAINT
-    assert stats.worst_distance <= oracle.TOL_DISTANCE
-    assert stats.worst_fallback_hard <= oracle.TOL_CONSTRAINT
-    assert stats.worst_level <= oracle.TOL_LEVEL
+    assert stats.worst_constraint <= comparison.TOL_CONSTRAINT
+    assert stats.worst_distance <= comparison.TOL_DISTANCE
+    assert stats.worst_fallback_hard <= comparison.TOL_CONSTRAINT
+    assert stats.worst_level <= comparison.TOL_LEVEL
 
 
 def test_relax_when_the_hard_prefix_itself_fails() -> None:
     """failed < hard_count: only the prefix is relaxed, with no hard constraints, the rest
     ignored (an infeasible soft-only set is used as the prefix, extra lines appended)."""
     rng = random.Random(SEED + 1)
-    stats = oracle.Stats()
-    compared = sum(oracle.check_hard_prefix_branch(rng, stats) for _ in range(PREFIX_TRIES))
+    stats = comparison.Stats()
+    compared = sum(comparison.check_hard_prefix_branch(rng, stats) for _ in range(PREFIX_TRIES))
     _report(stats)
     assert compared == stats.fallback == stats.sets
     assert compared >= 300
     assert not stats.failures, stats.failures[0][0]
-    assert stats.worst_level <= oracle.TOL_LEVEL
+    assert stats.worst_level <= comparison.TOL_LEVEL
 
 
 # ----------------------------------------------------------------------------------------------

@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 from conformance.errors import InputError
 from conformance.contract.expectations import check_expectations
 from conformance.contract.scenario import Scenario, load_scenario
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted((ROOT / "scenarios").rglob("*.yaml"))
 TEXTS = [p.read_text() for p in SOURCES]
 SCALE = max(1, int(os.environ.get("ORCA_FUZZ_EXAMPLES", "1")))
@@ -56,7 +56,7 @@ def assert_clean_outcome(data: bytes) -> str:
         assert line.isprintable() and len(line) < 1200, repr(line)
         return "error"
     assert isinstance(scenario, Scenario)
-    scenario.scene.canonical_bytes()  # finite doubles only, or this raises
+    scenario.scene.canonical_json()  # finite doubles only, or this raises
     assert isinstance(check_expectations(scenario, {}), list)
     return "loaded"
 

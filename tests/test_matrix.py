@@ -17,8 +17,8 @@ from conformance.runners.cffi_runner import CffiRunner, CVariant
 from conformance.runners.cli_port import CliRunner, cli_spec
 from conformance.contract.scenario import load_scenario, load_suite
 from conformance.selftest.variants import load_patch, patched_tree
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = Path(__file__).resolve().parent / "c_variants"
 
 

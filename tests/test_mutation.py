@@ -8,13 +8,14 @@ vectors makes the suite blind to a mistake it used to catch.
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 
-from conformance.selftest.mutate import (KILLED, SURVIVED, Equivalence, Evidence, Outcome, _judge, evidence_cases, gather_evidence,
-                                generate_mutants, load_equivalent, load_gap_notes, run_mutants, score, sources_digest)
+from conformance.selftest.equivalents import (Equivalence, Evidence, evidence_cases, gather_evidence, load_equivalent,
+                                              load_gap_notes)
+from conformance.selftest.mutate import KILLED, SURVIVED, Outcome, _judge, generate_mutants, run_mutants, sources_digest
+from conformance.selftest.mutation_report import score
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 
 # (mutant id, what killed it in the full run): vectors of every solver file (agent_step for the
 # simulator's assembly), a scenario on the bulk path and one on the single-agent API path
@@ -24,7 +25,7 @@ SAMPLE = {
     "fallback.c:52:comparison:70aa982d6d": "vector:relax",
     "linear_program.c:18:arithmetic:c597798352": "vector:solve_closest",
     "linear_program.c:173:delete:fb12bd423f": "vector:solve_direction",
-    "neighbors.c:253:arithmetic:680076d0d7": "vector:agent_neighbors",
+    "neighbors.c:329:arithmetic:b98c139e55": "vector:agent_neighbors",
     "obstacle.c:53:comparison:ce62ce21cd": "vector:support_distance",
     "obstacle.h:85:arithmetic:827752ab03": "vector:agent_case_form",
     "simulator.c:151:comparison:729185ca13": "vector:agent_step",

@@ -1,4 +1,4 @@
-"""Neighbour selection: the grid returns exactly what brute force returns."""
+"""Neighbor selection: the grid returns exactly what brute force returns."""
 
 import random
 
@@ -15,7 +15,7 @@ def test_grid_equals_brute_force_on_random_scenes() -> None:
         spread = rng.choice([2.0, 10.0, 40.0])
         xs = [rng.uniform(-spread, spread) for _ in range(n)]
         ys = [rng.uniform(-spread, spread) for _ in range(n)]
-        # heterogeneous neighbour distances; the grid is sized by the largest
+        # heterogeneous neighbor distances; the grid is sized by the largest
         nds = [rng.choice([0.0, 1.0, 3.0, 5.0, rng.uniform(0.1, 6.0)]) for _ in range(n)]
         mns = [rng.choice([0, 1, 3, 10, 200]) for _ in range(n)]
         grid = AgentGrid(xs, ys, max(nds))
@@ -46,7 +46,7 @@ def test_ties_at_equal_squared_distance_break_by_index() -> None:
 
 
 def test_grid_cell_boundaries_and_exact_radius() -> None:
-    # a neighbour exactly at neighborDistance is excluded (strict <); just inside is included
+    # a neighbor exactly at neighborDistance is excluded (strict <); just inside is included
     xs = [0.0, 5.0, -4.999999999, 2.5, 10.0 - 1e-12]
     ys = [0.0, 0.0, 0.0, 4.33, 0.0]
     grid = AgentGrid(xs, ys, 5.0)

@@ -17,15 +17,15 @@ from pathlib import Path
 import pytest
 
 from conformance.judge.divergence import VISIBLE_METRES, divergence_series, sample_steps
-from conformance.reports.drawing import REFERENCE_COLOUR, RUNNER_COLOUR
+from conformance.reports.divergence_drawing import REFERENCE_COLOUR, RUNNER_COLOUR
 from conformance.judge.matrix import DIVERGED, run_matrix
 from conformance.reports.render import render
 from conformance.reports.report import write_reports
 from conformance.runners import resolve
 from conformance.contract.scenario import load_suite
 from conformance.data.suite import Suite
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 SCENE = "orca/equal-distance-ties"
 CONTROL = "control:leg-tie-left"
 

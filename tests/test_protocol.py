@@ -4,21 +4,14 @@ from __future__ import annotations
 
 import json
 import subprocess
-from pathlib import Path
 
-import jsonschema
 import pytest
 
+from conformance.contract.schema_files import validator
 from conformance.runners.build import build
 from conformance.contract.scenario import load_scenario
 from conformance.data.vectors import load_all
-
-ROOT = Path(__file__).resolve().parent.parent
-SCHEMAS = ROOT / "conformance" / "schemas" / "protocol"
-
-
-def schema(name: str) -> dict:
-    return json.loads((SCHEMAS / f"{name}.schema.json").read_text())
+from conftest import ROOT
 
 
 def c_cli() -> list[str]:
@@ -46,7 +39,7 @@ def test_replies_match_the_schemas(port) -> None:
                 {"cmd": "nonsense"}, {"cmd": "bye"}]
     for request, name in zip(requests, ("hello", "run", "dump", "vectors", None, "bye")):
         if name:
-            jsonschema.validate(request, schema(f"{name}-request"))
+            validator(f"protocol/{name}-request").validate(request)
     text = "".join(json.dumps(r) + "\n" for r in requests)
     done = subprocess.run(port(), input=text, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-500:]
@@ -55,5 +48,5 @@ def test_replies_match_the_schemas(port) -> None:
                                                              "error-reply"])
     assert len(replies) == len(expected)
     for reply, name in zip(replies, expected):
-        jsonschema.validate(reply, schema(name))
+        validator(f"protocol/{name}").validate(reply)
     assert replies[8]["results"] == [c["result"] for c in cases]

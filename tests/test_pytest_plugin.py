@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
 from conformance.runners.build import cache_root
 
+from conftest import ROOT
+
 pytest_plugins = ["pytester"]
 
-ROOT = Path(__file__).resolve().parent.parent
 CACHE = cache_root()
 """Taken before pytester points HOME at its temporary folder, so the C builds stay cached."""
 

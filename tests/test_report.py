@@ -6,7 +6,6 @@ import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-import jsonschema
 import pytest
 
 from conformance import cli
@@ -19,9 +18,9 @@ from conformance.runners.cffi_runner import CffiRunner, CVariant
 from conformance.contract.scenario import load_suite
 from conformance.data.suite import Suite
 from conformance.selftest.variants import load_patch, patched_tree
+from conformance.contract.schema_files import validator
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
-SCHEMA = json.loads((ROOT / "conformance" / "schemas" / "report.schema.json").read_text())
 CHOSEN = ("orca/crossing-blocks", "orca/head-on-exact")
 
 
@@ -44,7 +43,7 @@ def test_report_matches_its_schema_and_formats(reports) -> None:
     good, bad = reports
     for path in reports:
         data = json.loads(path.read_text())
-        jsonschema.validate(data, SCHEMA)
+        validator("report").validate(data)
         assert data["header"]["goldens_digest"].startswith("sha256:")
         assert data["summary"]["compared"] > 0
         junit = ET.parse(path.parent / "junit.xml").getroot()

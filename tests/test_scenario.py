@@ -9,6 +9,7 @@ import pytest
 
 from conformance import cli
 from conformance.errors import InputError
+from conformance.contract import schema_files
 from conformance.contract.scenario import Scene, canonical_json, load_scenario, load_suite
 
 VALID = """\
@@ -184,3 +185,14 @@ def test_cli_bad_input_exits_2_without_traceback_or_writes(tmp_path: Path, capsy
     assert code == 2
     assert err.startswith("error: ") and "base.yaml: dt: " in err and "Traceback" not in err
     assert list((tmp_path / "goldens").iterdir()) == []
+
+
+def test_every_expanded_scene_follows_the_scene_schema_and_a_broken_one_is_named(repo_suite):
+    scenes = [s.scene.to_json() for s in repo_suite.select(None, True)]
+    assert len(scenes) > 20
+    assert [schema_files.problem("scene", data) for data in scenes] == [None] * len(scenes)
+    with pytest.raises(InputError) as err:
+        Scene.from_json({**scenes[0], "dt": 0.0}, "request.json")
+    assert (err.value.file, err.value.key_path) == ("request.json", "dt")
+    request = {"cmd": "run", "scene": {**scenes[0], "agents": [{"position": [0.0, 0.0]}]}, "steps": 1}
+    assert schema_files.problem("protocol/run-request", request)[0].startswith("scene.agents[0].")

@@ -9,7 +9,6 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import jsonschema
 import pytest
 
 from conformance.data import vectors
@@ -18,12 +17,12 @@ from conformance.judge.matrix import ERROR, PASS, VECTORS_ROW, run_matrix
 from conformance.runners.base import RunnerError
 from conformance.runners.exec_runner import ExecRunner
 from conformance.contract.scenario import load_scenario
+from conformance.contract.schema_files import validator
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 FOLDER = ROOT / "runners" / "skeleton-js"
 RUNNER_ID = f"exec:node {FOLDER / 'port.mjs'}"
 IMPLEMENTED = {"splitmix64", "uniform"}
-SCHEMAS = ROOT / "conformance" / "schemas" / "protocol"
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed (the skeleton is a Node.js port)")
 
@@ -95,7 +94,7 @@ def test_replies_match_the_protocol_schemas() -> None:
              "vectors-reply", "error-reply", "error-reply"]
     assert len(replies) == len(names)
     for reply, name in zip(replies, names):
-        jsonschema.validate(reply, json.loads((SCHEMAS / f"{name}.schema.json").read_text()))
+        validator(f"protocol/{name}").validate(reply)
     assert replies[1]["hash"] == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
 

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
 
 from conformance.contract import spec_text
 from conformance.cli import main
+from conftest import ROOT
 
 TEXT = "ORCA solver · onepath docs\n\nline one\nline two".encode()
 
 
 def test_the_pinned_digest_is_a_sha256_and_the_readme_names_it() -> None:
     assert len(spec_text.SHA256) == 64 and int(spec_text.SHA256, 16) >= 0
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert spec_text.SHA256 in readme and spec_text.TITLE in readme and "orca-conformance spec" in readme
 
 

@@ -4,13 +4,13 @@ import hashlib
 
 import pytest
 
-from conformance.contract.state_hash import NonFiniteState, canonical_bytes, decode, state_hash
+from conformance.contract.state_hash import NonFiniteState, canonical_bytes, decode_state, state_hash
 
 
 def test_layout_is_interleaved_little_endian() -> None:
     data = canonical_bytes([1.0], [2.0], [-0.0], [0.5])
     assert data.hex() == "000000000000f03f" + "0000000000000040" + "0000000000000080" + "000000000000e03f"
-    assert decode(data) == [(1.0, 2.0, -0.0, 0.5)]
+    assert decode_state(data) == [(1.0, 2.0, -0.0, 0.5)]
 
 
 def test_signed_zero_changes_the_hash() -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import struct
 import time
-from pathlib import Path
 
 import pytest
 
@@ -15,8 +14,8 @@ from conformance.judge.matrix import PASS, VECTORS_ROW, format_table, run_matrix
 from conformance.runners import resolve
 from conformance.runners.base import RunnerError
 from conformance.contract.scenario import load_suite
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 GOLDENS = ROOT / "goldens"
 
 try:

@@ -22,8 +22,8 @@ from conformance.runners.wasm_runner import (WASM_DIR, WASM_FLAGS, WasmRunner, b
 from conformance.runners.wasm_v8 import PORT_SCRIPT, WasmV8Runner, node_version
 from conformance.contract.scenario import load_scenario, load_suite
 from conformance.selftest.variants import SourcePatch, patched_tree
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 GOLDENS = ROOT / "goldens"
 
 EXPORTS = {
@@ -78,7 +78,7 @@ def test_module_build_carries_the_determinism_flags_and_is_keyed_by_sources_and_
     assert {"exports.c", "alloc.c", "simulator.c", "driver.c"} <= names
     assert WASM_DIR / "include" in spec.include_dirs
     assert wasm_spec(flags=WASM_FLAGS + ("-DOC_UNUSED",)).key() != spec.key()
-    tree = patched_tree((SourcePatch.single("comment", "driver.c", "#include <stdlib.h>", "#include <stdlib.h>\n// x"),))
+    tree = patched_tree((SourcePatch.single("comment", "harness/driver.c", "#include <stdlib.h>", "#include <stdlib.h>\n// x"),))
     assert wasm_spec(source_dir=tree).key() != spec.key()
 
 
@@ -142,9 +142,9 @@ def test_node_report_fields() -> None:
 
 # ----------------------------------------------------------------------------- traps and runaways
 
-TRAP_AT_STEP_5 = SourcePatch.single("trap", "driver.c", "\t\trun->step += 1;\n",
+TRAP_AT_STEP_5 = SourcePatch.single("trap", "harness/driver.c", "\t\trun->step += 1;\n",
                              "\t\trun->step += 1;\n\t\tif (run->step == 5 && n == 2) { __builtin_trap(); }\n")
-SPIN_AT_STEP_5 = SourcePatch.single("spin", "driver.c", "\t\trun->step += 1;\n",
+SPIN_AT_STEP_5 = SourcePatch.single("spin", "harness/driver.c", "\t\trun->step += 1;\n",
                              "\t\trun->step += 1;\n\t\tvolatile int spin = run->step == 5 && n == 2;\n"
                              "\t\twhile (spin) { }\n")
 """Broken modules: at step 5 of a two-agent scene, a trap (`unreachable`) or an endless loop."""

@@ -26,7 +26,7 @@ from conformance.runners.cffi_runner import CffiRunner, CVariant, c_variants
 
 
 def _encoded(family: vectors.Family, raw: list) -> list:
-    return [vectors.encode(c, v) for c, v in zip(family.args, raw)]
+    return [vectors.encode_value(c, v) for c, v in zip(family.args, raw)]
 
 
 def main() -> int:

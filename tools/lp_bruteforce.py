@@ -5,10 +5,10 @@
 
 The normative text claims agreement on over 10^5 random constraint sets (the optimum when the
 program is feasible, the minimum largest penetration when it is not).  This script runs that
-comparison with the oracle and the random generator of conformance/selftest/lp_oracle.py (the test suite runs
-a smaller fixed-seed sample of the same thing) and prints the number of sets (feasible /
-infeasible / skipped near the feasibility boundary), the worst error of each kind and every
-disagreement; the exit status is 1 on a disagreement, 0 otherwise.
+comparison (conformance/selftest/lp_comparison.py: the oracle of lp_oracle.py on the random sets of
+lp_random_sets.py; the test suite runs a smaller fixed-seed sample of the same thing) and prints
+the number of sets (feasible / infeasible / skipped near the feasibility boundary), the worst
+error of each kind and every disagreement; the exit status is 1 on a disagreement, 0 otherwise.
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ import argparse
 import sys
 import time
 
+from conformance.selftest import lp_comparison as comparison
 from conformance.selftest import lp_oracle as oracle
+from conformance.selftest.lp_random_sets import format_case
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,19 +33,19 @@ def main(argv: list[str] | None = None) -> int:
 
     t0 = time.perf_counter()
 
-    def progress(done: int, stats: oracle.Stats) -> None:
+    def progress(done: int, stats: comparison.Stats) -> None:
         print(f"{done:>9} sets  feasible {stats.feasible}  infeasible {stats.infeasible}  "
               f"boundary {stats.boundary}  fallback {stats.fallback}  "
               f"disagreements {len(stats.failures)}  {time.perf_counter() - t0:.1f} s",
               flush=True)
 
-    stats = oracle.run(args.sets, args.seed, progress=progress, every=10_000)
+    stats = comparison.run(args.sets, args.seed, progress=progress, every=10_000)
 
     import random
     tries = args.prefix_tries if args.prefix_tries is not None else max(1, args.sets // 10)
     rng = random.Random(args.seed + 1)
-    prefix = oracle.Stats()
-    prefix_compared = sum(oracle.check_hard_prefix_branch(rng, prefix) for _ in range(tries))
+    prefix = comparison.Stats()
+    prefix_compared = sum(comparison.check_hard_prefix_branch(rng, prefix) for _ in range(tries))
     elapsed = time.perf_counter() - t0
 
     print()
@@ -51,18 +53,18 @@ def main(argv: list[str] | None = None) -> int:
     print(stats.summary())
     for key, (err, case) in sorted(stats.worst_cases.items()):
         print(f"  {key} = {err:.3e}")
-        print(f"      {oracle.format_case(case)}")
+        print(f"      {format_case(case)}")
     print(f"fallback with a failing hard prefix: {prefix_compared} sets compared, worst level "
           f"error {prefix.worst_level:.3e}, worst disc violation "
           f"{prefix.worst_fallback_hard:.3e}, disagreements {len(prefix.failures)}")
-    print(f"tolerances: constraint {oracle.TOL_CONSTRAINT:g}, distance {oracle.TOL_DISTANCE:g}, "
-          f"level {oracle.TOL_LEVEL:g}, boundary band {oracle.MARGIN:g}")
+    print(f"tolerances: constraint {comparison.TOL_CONSTRAINT:g}, distance {comparison.TOL_DISTANCE:g}, "
+          f"level {comparison.TOL_LEVEL:g}, boundary band {oracle.MARGIN:g}")
     print(f"{elapsed:.1f} s")
 
     failures = stats.failures + prefix.failures
     for message, case in failures[:50]:
         print("DISAGREEMENT:", message)
-        print("   ", oracle.format_case(case))
+        print("   ", format_case(case))
     if len(failures) > 50:
         print(f"... and {len(failures) - 50} more")
     decisive = stats.feasible + stats.infeasible

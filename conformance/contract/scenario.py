@@ -2,8 +2,8 @@
 
 Contract: ``load_scenario(path)`` returns a ``Scenario`` whose ``scene`` holds nothing but
 exact binary64 values (generators already run) or raises ``InputError`` naming the file, the
-key path and the reason.  ``Scene.canonical_bytes()`` is the canonical JSON that runners
-receive and that the fingerprint (SHA-256) covers.
+key path and the reason.  ``Scene.canonical_json()`` is the canonical JSON that runners
+receive (scene.schema.json) and that the fingerprint (SHA-256) covers.
 """
 
 from __future__ import annotations
@@ -88,29 +88,28 @@ class Scene:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> "Scene":
-        """Inverse of ``to_json`` (no validation: the data comes from ``to_json``)."""
+    def from_json(cls, data: dict, source: str = "scene") -> "Scene":
+        """Inverse of ``to_json``; InputError naming ``source`` and the key path for data that
+        breaks scene.schema.json."""
+        found = schema_files.problem("scene", data)
+        if found:
+            raise InputError(source, *found)
         agents = tuple(
-            AgentSpec(
-                position=_vec(a["position"]),
-                velocity=_vec(a["velocity"]),
-                params=AgentParams(float(a["radius"]), float(a["max_speed"]),
-                                   float(a["neighbor_distance"]), int(a["max_neighbors"]),
-                                   float(a["time_horizon"]), float(a["time_horizon_obst"])),
-                goal_radius=float(a["goal_radius"]),
-                waypoints=tuple(_vec(w) for w in a["waypoints"]),
-            )
-            for a in data["agents"]
-        )
+            AgentSpec(position=_vec(a["position"]), velocity=_vec(a["velocity"]),
+                      params=AgentParams(float(a["radius"]), float(a["max_speed"]), float(a["neighbor_distance"]),
+                                         int(a["max_neighbors"]), float(a["time_horizon"]),
+                                         float(a["time_horizon_obst"])),
+                      goal_radius=float(a["goal_radius"]), waypoints=tuple(_vec(w) for w in a["waypoints"]))
+            for a in data["agents"])
         segments = tuple(tuple(float(v) for v in s) for s in data["segments"])
         return cls(float(data["dt"]), int(data["steps"]), int(data["perturbation"]["seed"]),
                    float(data["perturbation"]["magnitude"]), agents, segments)  # type: ignore[arg-type]
 
-    def canonical_bytes(self) -> bytes:
+    def canonical_json(self) -> bytes:
         return canonical_json(self.to_json())
 
     def fingerprint(self) -> str:
-        return "sha256:" + hashlib.sha256(self.canonical_bytes()).hexdigest()
+        return "sha256:" + hashlib.sha256(self.canonical_json()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -186,6 +185,22 @@ def parse_scenario(data: object, file: str) -> Scenario:
     err = _schema_error(file, data)
     if err is not None:
         raise err
+    agents = _expand_agents(file, data)
+    segments = _expand_obstacles(file, data)
+    steps = int(data["steps"])
+    if steps * max(1, len(agents)) > MAX_AGENT_STEPS:
+        raise InputError(file, "steps", f"agents x steps = {steps * len(agents)} exceeds {MAX_AGENT_STEPS}")
+    perturbation = data.get("perturbation", {"seed": 0, "magnitude": 0.0})
+    scene = Scene(float(data["dt"]), steps, int(perturbation["seed"]), float(perturbation["magnitude"]),
+                  tuple(agents), tuple(segments))
+    validate_expect(data["expect"], len(agents), file)
+    return Scenario(id=data["id"], description=data["description"], comment=data.get("comment", ""),
+                    slow=bool(data.get("slow", False)), expect=dict(data["expect"]), scene=scene,
+                    source=file)
+
+
+def _expand_agents(file: str, data: dict) -> list[AgentSpec]:
+    """Every agent of every group, in file order, with its parameters and checked coordinates."""
     defaults = dict(DEFAULT_PARAMS)
     defaults.update(data.get("agent_defaults", {}))
     agents: list[AgentSpec] = []
@@ -196,33 +211,7 @@ def parse_scenario(data: object, file: str) -> Scenario:
                              float(prm["neighbor_distance"]), int(prm["max_neighbors"]),
                              float(prm["time_horizon"]), float(prm["time_horizon_obst"]))
         goal_radius = float(prm["goal_radius"])
-        if "agent" in group:
-            spec = group["agent"]
-            pairs = [(_vec(spec["position"]), tuple(_vec(w) for w in spec["waypoints"]))]
-            velocity = _vec(spec.get("velocity", (0.0, 0.0)))
-            kind = "agent"
-        elif "circle" in group:
-            spec = group["circle"]
-            kind = "circle"
-            velocity = (0.0, 0.0)
-            if int(spec["count"]) + len(agents) > MAX_AGENTS:
-                raise InputError(file, format_path(["agents", gi, kind, "count"]),
-                                 f"more than {MAX_AGENTS} agents in one scene")
-            pairs = [(p, (g,)) for p, g in generators.circle(
-                int(spec["count"]), float(spec["radius"]), _vec(spec.get("center", (0.0, 0.0))),
-                int(spec.get("phase", 0)))]
-        else:
-            spec = group["block"]
-            kind = "block"
-            velocity = (0.0, 0.0)
-            if int(spec["columns"]) * int(spec["rows"]) + len(agents) > MAX_AGENTS:
-                raise InputError(file, format_path(["agents", gi, kind]),
-                                 f"more than {MAX_AGENTS} agents in one scene")
-            via = tuple(_vec(w) for w in spec.get("via", ()))
-            pairs = [(p, via + (g,)) for p, g in generators.block(
-                _vec(spec["origin"]), int(spec["columns"]), int(spec["rows"]),
-                _vec(spec["spacing"]), _vec(spec["goal_offset"]),
-                _vec(spec["goal_spacing"]) if "goal_spacing" in spec else None)]
+        kind, velocity, pairs = _group_pairs(file, gi, group, len(agents))
         for position, waypoints in pairs:
             _check_coordinate(file, ["agents", gi, kind, "position"], position[0])
             _check_coordinate(file, ["agents", gi, kind, "position"], position[1])
@@ -232,6 +221,38 @@ def parse_scenario(data: object, file: str) -> Scenario:
             agents.append(AgentSpec(position, velocity, params, goal_radius, waypoints))
         if len(agents) > MAX_AGENTS:
             raise InputError(file, format_path(["agents", gi]), f"more than {MAX_AGENTS} agents in one scene")
+    return agents
+
+
+def _group_pairs(file: str, gi: int, group: dict, placed: int) -> tuple[str, Vec2, list]:
+    """(kind, start velocity, [(position, waypoints)]) of one group after ``placed`` agents."""
+    if "agent" in group:
+        spec = group["agent"]
+        pairs = [(_vec(spec["position"]), tuple(_vec(w) for w in spec["waypoints"]))]
+        return "agent", _vec(spec.get("velocity", (0.0, 0.0))), pairs
+    if "circle" in group:
+        spec = group["circle"]
+        if int(spec["count"]) + placed > MAX_AGENTS:
+            raise InputError(file, format_path(["agents", gi, "circle", "count"]),
+                             f"more than {MAX_AGENTS} agents in one scene")
+        pairs = [(p, (g,)) for p, g in generators.circle(
+            int(spec["count"]), float(spec["radius"]), _vec(spec.get("center", (0.0, 0.0))),
+            int(spec.get("phase", 0)))]
+        return "circle", (0.0, 0.0), pairs
+    spec = group["block"]
+    if int(spec["columns"]) * int(spec["rows"]) + placed > MAX_AGENTS:
+        raise InputError(file, format_path(["agents", gi, "block"]),
+                         f"more than {MAX_AGENTS} agents in one scene")
+    via = tuple(_vec(w) for w in spec.get("via", ()))
+    pairs = [(p, via + (g,)) for p, g in generators.block(
+        _vec(spec["origin"]), int(spec["columns"]), int(spec["rows"]),
+        _vec(spec["spacing"]), _vec(spec["goal_offset"]),
+        _vec(spec["goal_spacing"]) if "goal_spacing" in spec else None)]
+    return "block", (0.0, 0.0), pairs
+
+
+def _expand_obstacles(file: str, data: dict) -> list[Segment]:
+    """The segments of every polyline and (closed) polygon, in file order, coordinates checked."""
     segments: list[Segment] = []
     for oi, obstacle in enumerate(data.get("obstacles", [])):
         (kind, points), = obstacle.items()
@@ -245,16 +266,7 @@ def parse_scenario(data: object, file: str) -> Scenario:
             segments.append((a[0], a[1], b[0], b[1]))
     if len(segments) > MAX_SEGMENTS:
         raise InputError(file, "obstacles", f"more than {MAX_SEGMENTS} segments in one scene")
-    steps = int(data["steps"])
-    if steps * max(1, len(agents)) > MAX_AGENT_STEPS:
-        raise InputError(file, "steps", f"agents x steps = {steps * len(agents)} exceeds {MAX_AGENT_STEPS}")
-    perturbation = data.get("perturbation", {"seed": 0, "magnitude": 0.0})
-    scene = Scene(float(data["dt"]), steps, int(perturbation["seed"]), float(perturbation["magnitude"]),
-                  tuple(agents), tuple(segments))
-    validate_expect(data["expect"], len(agents), file)
-    return Scenario(id=data["id"], description=data["description"], comment=data.get("comment", ""),
-                    slow=bool(data.get("slow", False)), expect=dict(data["expect"]), scene=scene,
-                    source=file)
+    return segments
 
 
 def load_scenario(path: Path, root: Path | None = None) -> Scenario:

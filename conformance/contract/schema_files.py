@@ -15,14 +15,30 @@ from functools import lru_cache
 from importlib import resources
 
 import jsonschema
+from referencing import Registry, Resource
 
 from ..errors import format_path
 
 
+def _schema(name: str) -> dict:
+    return json.loads(resources.files("conformance").joinpath(f"schemas/{name}.schema.json").read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=None)
+def _registry() -> Registry:
+    """Every shipped schema under its $id, so that a ``$ref`` to another file (the run request's
+    scene is ``scene.schema.json``) resolves here, never over the network."""
+    folder = resources.files("conformance").joinpath("schemas")
+    names = [f.name[:-len(".schema.json")] for f in folder.iterdir() if f.name.endswith(".schema.json")]
+    names += [f"protocol/{f.name[:-len('.schema.json')]}" for f in folder.joinpath("protocol").iterdir()
+              if f.name.endswith(".schema.json")]
+    resources_ = [(s["$id"], Resource.from_contents(s)) for s in map(_schema, names)]
+    return Registry().with_resources(resources_)
+
+
 @lru_cache(maxsize=None)
 def validator(name: str) -> jsonschema.Draft202012Validator:
-    text = resources.files("conformance").joinpath(f"schemas/{name}.schema.json").read_text(encoding="utf-8")
-    return jsonschema.Draft202012Validator(json.loads(text))
+    return jsonschema.Draft202012Validator(_schema(name), registry=_registry())
 
 
 def problem(name: str, data: object) -> tuple[str, str] | None:

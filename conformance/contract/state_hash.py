@@ -56,7 +56,7 @@ def state_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def decode(data: bytes) -> list[tuple[float, float, float, float]]:
+def decode_state(data: bytes) -> list[tuple[float, float, float, float]]:
     """Canonical bytes back to (px, py, vx, vy) per agent."""
     if len(data) % AGENT_BYTES:
         raise ValueError(f"canonical state of {len(data)} bytes is not a multiple of {AGENT_BYTES}")

@@ -2,24 +2,34 @@
 
 Contract: goldens are produced only by the reference (``regenerate``), written atomically
 (temporary file + rename, never half-written), and every change is reported with its first
-differing step.  ``golden_status`` is the one decision of whether a scenario's golden is
-there, made for this version of the scene (its fingerprint) and under its id; ``orphans`` the
-one list of golden files no scenario owns: ``check``, ``goldens check`` and the matrix all ask
-them.  ``read_golden`` validates the file and raises ``InputError`` on anything malformed.
+differing step; a golden whose figures break its scenario's own ``expect:`` is refused (not
+written, the old one stays).  ``check_goldens`` re-runs the reference and reports every
+scenario whose golden is missing, stale, under another id or differs, and (for the whole
+suite) the vector files and orphans; it fails on any, or when nothing was compared.  Both
+say one line per item and a summary through the ``say`` given.
+``golden_status`` is the one decision of whether a scenario's golden is there, made for this
+version of the scene (its fingerprint) and under its id; ``orphans`` the one list of golden
+files no scenario owns: ``check``, ``goldens check`` and the matrix all ask them.
+``read_golden`` validates the file and raises ``InputError`` on anything malformed.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from .. import __version__
 from ..contract import schema_files
 from ..contract.driver import run
+from ..contract.expectations import check_expectations
 from ..errors import InputError
+from . import vectors
 from .figures import FigureRecorder
+from .suite import Suite
 from ..jsonfile import read_json, write_json_atomic
+from ..progress import Progress
 from ..contract.scenario import Scenario
 from ..contract.state_hash import state_hash
 
@@ -147,3 +157,149 @@ def orphans(root: Path, scenario_ids: Iterable[str]) -> list[Path]:
     """Golden files with no scenario."""
     known = {golden_path(root, i).resolve() for i in scenario_ids}
     return [p for p in golden_files(root) if p.resolve() not in known]
+
+
+def run_reference(scenarios: list[Scenario], root: Path) -> Iterator[tuple[Scenario, Golden, float]]:
+    """Each scenario's golden as the reference computes it now, with its seconds (one progress bar)."""
+    with Progress(sum(s.scene.steps + 1 for s in scenarios), "reference") as bar:
+        for s in scenarios:
+            started = time.perf_counter()
+            golden = compute_golden(s, root, on_step=lambda _k: bar.advance(label=s.id))
+            yield s, golden, time.perf_counter() - started
+
+
+def regen_targets(suite: Suite, ids: list[str], include_slow: bool) -> tuple[list[Scenario], list[str] | None]:
+    """What ``goldens regen IDS`` asks for: the scenarios named by id or glob (every non-slow one
+    when no id is given, none when only vector families are) and the families named as
+    vectors/FAMILY (None: every family, when no id is given).  InputError for an unknown family."""
+    families = [i[len("vectors/"):] for i in ids if i.startswith("vectors/")]
+    unknown = [f for f in families if f not in vectors.FAMILY_BY_NAME]
+    if unknown:
+        raise InputError("command line", "ids", f"no vector family {unknown[0]!r}; known: "
+                         + ", ".join(f.name for f in vectors.FAMILIES))
+    scenario_ids = [i for i in ids if not i.startswith("vectors/")]
+    scenarios = suite.select(scenario_ids, include_slow) if scenario_ids or not families else []
+    return scenarios, (families if ids else None)
+
+
+@dataclass(frozen=True)
+class Regenerated:
+    """What ``regenerate`` did: scenarios run, files written, goldens refused, seconds."""
+
+    scenarios: int
+    written: int
+    refused: int
+    seconds: float
+
+    def summary(self) -> str:
+        count = f"{self.scenarios} scenario" + ("" if self.scenarios == 1 else "s")
+        return (f"goldens regen: {count}, {self.written} written, "
+                + (f"{self.refused} refused (the reference does not meet their expect:), " if self.refused else "")
+                + f"{self.seconds:.1f} s")
+
+
+def regenerate(suite: Suite, scenarios: list[Scenario], families: list[str] | None,
+               say: Callable[[str], None]) -> Regenerated:
+    """Writes the goldens of ``scenarios`` that changed, and the vector files of ``families``
+    (None: every family; empty: none); one line per scenario and family, then the summary."""
+    started = time.perf_counter()
+    written = refused = 0
+    for s, golden, seconds in run_reference(scenarios, suite.goldens_dir):
+        path = golden_path(suite.goldens_dir, s.id)
+        violations = check_expectations(s, golden.figures)
+        if violations:
+            # a golden is written only for a valid scenario: one whose own expect: the
+            # reference meets; the old golden (if any) stays as it was
+            refused += 1
+            for violation in violations:
+                say(f"{'REFUSED':<10} {s.id}: {violation}; golden not written "
+                    f"({Path(s.source).relative_to(suite.root)}: loosen the bound or change the scene)")
+            continue
+        verdict = _write_if_changed(golden, path)
+        if verdict is None:
+            say(f"unchanged  {s.id}  ({seconds:.1f} s)")
+            continue
+        written += 1
+        say(f"{verdict:<10} {s.id}  ({seconds:.1f} s) -> {path.relative_to(suite.root)}")
+    if families is None or families:
+        for name, verdict in vectors.regenerate_all(suite.goldens_dir / "vectors", families):
+            if verdict != "unchanged":
+                written += 1
+            say(f"{verdict:<10} vectors/{name}")
+    done = Regenerated(len(scenarios), written, refused, time.perf_counter() - started)
+    say(done.summary())
+    return done
+
+
+def _write_if_changed(golden: Golden, path: Path) -> str | None:
+    """Writes ``golden`` unless the file holds the same; "new", "changed (...)", or None."""
+    old = read_golden(path) if path.exists() else None
+    if old is None:
+        verdict = "new"
+    else:
+        k = first_difference(old.hashes, golden.hashes)
+        if k is None and old.fingerprint == golden.fingerprint and old.figures == golden.figures:
+            return None
+        verdict = "changed" + (f" (first differing step {k})" if k is not None else " (fingerprint or figures only)")
+    write_golden(golden, path)
+    return verdict
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What ``check_goldens`` found: scenarios run, states compared, problems, slow ones left out."""
+
+    scenarios: int
+    compared: int
+    problems: int
+    skipped: int
+    seconds: float
+
+    def summary(self) -> str:
+        return (f"goldens check: {self.scenarios} scenarios, {self.compared} states compared, "
+                f"{self.problems} problems, {self.skipped} skipped, {self.seconds:.1f} s")
+
+    @property
+    def failed(self) -> bool:
+        """A problem, or nothing compared at all (a check that checked nothing fails)."""
+        return bool(self.problems) or self.compared == 0
+
+
+def check_goldens(suite: Suite, scenarios: list[Scenario], whole: bool, say: Callable[[str], None]) -> Checked:
+    """Re-runs the reference on ``scenarios`` and compares with their goldens; with ``whole``
+    (no ids asked for) also the vector files, the slow scenarios left out, and the orphans.
+    One line per scenario and problem, then the summary."""
+    started = time.perf_counter()
+    everything = suite.scenarios()
+    skipped = [s for s in everything if s.slow and s not in scenarios] if whole else []
+    problems = compared = 0
+    for s, golden, seconds in run_reference(scenarios, suite.goldens_dir):
+        status = golden_status(suite.goldens_dir, s)
+        if status.kind != OK:
+            say(f"{status.kind.upper():<9} {status.problem(s.id, status.path.relative_to(suite.root))}")
+            problems += 1
+            continue
+        k = first_difference(status.golden.hashes, golden.hashes)
+        compared += len(golden.hashes)
+        if k is not None:
+            say(f"MISMATCH  {s.id}: first differing step {k} ({seconds:.1f} s)")
+            problems += 1
+        else:
+            say(f"ok        {s.id}  {len(golden.hashes)} states ({seconds:.1f} s)")
+    if whole:
+        vector_problems = vectors.check_all(suite.goldens_dir / "vectors")
+        for problem in vector_problems:
+            say(f"VECTORS   {problem}")
+        if not vector_problems:
+            say(f"ok        vectors: {len(vectors.FAMILIES)} families")
+        for s in skipped:
+            say(f"SKIPPED   {s.id}: slow (add --all)")
+        found = orphans(suite.goldens_dir, [s.id for s in everything])
+        for orphan in found:
+            say(f"ORPHAN    {orphan.relative_to(suite.root)}")
+        problems += len(vector_problems) + len(found)
+    checked = Checked(len(scenarios), compared, problems, len(skipped), time.perf_counter() - started)
+    say(checked.summary())
+    if compared == 0 and problems == 0:
+        say("goldens check: nothing was compared")
+    return checked

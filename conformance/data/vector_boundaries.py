@@ -30,7 +30,7 @@ CASES: dict[str, list[list]] = {
         # step 0, agent 4 of 5) >= 0, so -0.0 + 0 * U = +0.0 under the always reading
         [80.0, 0.0, [(83.0, -0.0)], 0, 0.5, 1.0, 0.5, 0, 0.0, 0, 4, 5],
     ],
-    # --- distances and neighbours ---------------------------------------------------------
+    # --- distances and neighbors ---------------------------------------------------------
     "segment_distance_squared": [
         # segment-far-end-as-b: agent beyond the far end b (random search around the end of a wall,
         # scene orca/boundary-wall-overlap agent 2): a + e*1 != b, d2 = 0.25000000000000006 vs

@@ -5,10 +5,11 @@ Contract: ``cases(name, rng)`` returns raw argument lists for one family, drawn 
 distributions that put values on (or within rounding of) the boundaries that uniform random
 inputs almost never reach: a clamp parameter of exactly 0 or 1, a squared distance equal to
 r*r, a domain test within its tolerance, near-parallel lines at the parallel epsilon, lines
-through lattice points where feasible intervals shrink to a point, cells of the neighbour
+through lattice points where feasible intervals shrink to a point, cells of the neighbor
 grid with their boundaries on agents.  The mutation run (docs/mutation/report.md) showed
 which of these a port can get wrong while passing uniform random inputs; each block below
-names the decision it aims at.  Inputs only: results always come from the reference.
+names the decision it aims at (the lattice draws they build on are in vector_lattice.py).
+Inputs only: results always come from the reference.
 """
 
 from __future__ import annotations
@@ -17,18 +18,10 @@ import random
 from math import sqrt
 
 from ..solver import linear_program, obstacle
+from .vector_lattice import lattice_lines, near_parallel_lines, small
 
 BOUNDARY_EPSILON = 1e-6
 """ForBoundary's margin (the C port's OC_BOUNDARY_EPSILON; docs/spec-notes.md)."""
-
-PARALLEL_EPSILON = 1e-12
-"""|d.m| at or below this makes two program lines parallel."""
-
-
-def _small(rng: random.Random) -> float:
-    """A small integer or half-integer: exact sums and products make ties."""
-    return rng.randint(-8, 8) / rng.choice([1.0, 2.0])
-
 
 def _segment_distance(rng: random.Random) -> list[list]:
     cases = []
@@ -104,8 +97,9 @@ def _domain_ties(rng: random.Random) -> list[list]:
     return cases
 
 
-def _support(rng: random.Random) -> list[list]:
-    cases = _domain_ties(rng)
+def _support_leg_tangents(rng: random.Random) -> list[list]:
+    """Ends within a tolerance of a leg tangent of the other end."""
+    cases = []
     for _ in range(200):
         # b within a tolerance of a leg tangent of a: the domain test n.b + r <= tolB decides
         r = rng.uniform(0.1, 1.5)
@@ -127,6 +121,12 @@ def _support(rng: random.Random) -> list[list]:
         x = (rng.uniform(-2, 2), rng.uniform(-2, 2))
         overlap = obstacle.segment_distance_squared(*a, *b) <= r * r
         cases.append([*a, *b, r, 0.1 if overlap else tau, *x, int(overlap)])
+    return cases
+
+
+def _support_touching(rng: random.Random) -> list[list]:
+    """Segments touching the circle of radius r up to rounding."""
+    cases = []
     for _ in range(200):
         # touching segments: an end on the circle of radius r up to rounding, the segment
         # nearly tangent there, so leg square roots of rounded negatives and the fallback
@@ -141,15 +141,29 @@ def _support(rng: random.Random) -> list[list]:
         overlap = obstacle.segment_distance_squared(*a, *b) <= r * r
         x = (rng.uniform(-1, 1), rng.uniform(-1, 1)) if rng.random() < 0.7 else (0.0, 0.0)
         cases.append([*a, *b, r, 0.1 if overlap else rng.choice([1.0, 2.0]), *x, int(overlap)])
+    return cases
+
+
+def _support_small_integers(rng: random.Random) -> list[list]:
+    """Small integer geometry: ties of radial candidates, ends at distance r."""
+    cases = []
     for _ in range(100):
         # small integers: radial candidates tie, ends at distance exactly r
-        a = (_small(rng), _small(rng))
-        b = a if rng.random() < 0.2 else (_small(rng), _small(rng))
+        a = (small(rng), small(rng))
+        b = a if rng.random() < 0.2 else (small(rng), small(rng))
         r = rng.choice([0.5, 1.0, 2.0, 2.5, 5.0])
         overlap = obstacle.segment_distance_squared(*a, *b) <= r * r
         tau = rng.choice([1.0, 2.0, 0.5])
-        x = (_small(rng), _small(rng))
+        x = (small(rng), small(rng))
         cases.append([*a, *b, r, tau, *x, int(overlap)])
+    return cases
+
+
+def _support(rng: random.Random) -> list[list]:
+    cases = _domain_ties(rng)
+    cases += _support_leg_tangents(rng)
+    cases += _support_touching(rng)
+    cases += _support_small_integers(rng)
     # an end-to-end vector too short for its length to be representable (e.e underflows):
     # the segment's normal candidates must be skipped, the fallback then decides
     cases.append([1e-160, 0.0, 1e-160 + 1e-170, 0.0, 1.0, 0.1, 1e-159, 0.0, 1])
@@ -172,12 +186,12 @@ def _case_form(rng: random.Random) -> list[list]:
     cases = []
     while len(cases) < 150:
         # integers: dot1 * dot1 == r * r * ww and cross == 0 happen exactly
-        a = (_small(rng), _small(rng))
+        a = (small(rng), small(rng))
         r = rng.choice([1.0, 2.0, 3.0, 0.5, 1.5])
         if a[0] * a[0] + a[1] * a[1] <= r * r:
             continue
         tau = rng.choice([1.0, 2.0, 0.5])
-        x = (_small(rng), _small(rng))
+        x = (small(rng), small(rng))
         cases.append([*a, r, tau, *x])
     # the cut-off circle meets the leg: dot1^2 == r^2 * ww with integers (a = (3, 4), r = 3)
     # found by tools/kill_search.py: dot1 * dot1 == r * r * ww exactly, where the cut-off and
@@ -191,10 +205,10 @@ def _case_form(rng: random.Random) -> list[list]:
 def _agent_constraint(rng: random.Random) -> list[list]:
     cases = []
     for _ in range(100):
-        a = (_small(rng), _small(rng))
+        a = (small(rng), small(rng))
         r = rng.choice([1.0, 2.0, 3.0, 0.5])
         cases.append([*a, r, rng.choice([1.0, 2.0]), rng.choice([0.5, 0.25, 0.125]),
-                      _small(rng) / 4, _small(rng) / 4, _small(rng) / 4, _small(rng) / 4])
+                      small(rng) / 4, small(rng) / 4, small(rng) / 4, small(rng) / 4])
     return cases
 
 
@@ -204,7 +218,7 @@ def _segment_constraint(rng: random.Random) -> list[list]:
         # segments at distance exactly r (overlap by <=), lattice ends
         r = rng.choice([0.5, 1.0, 2.0])
         y = r * rng.choice([-1.0, 1.0])
-        x0, x1 = sorted((_small(rng), _small(rng)))
+        x0, x1 = sorted((small(rng), small(rng)))
         a, b = (x0, y), (x1 + 0.5, y)
         if rng.random() < 0.5:
             a, b = (a[1], a[0]), (b[1], b[0])
@@ -236,47 +250,19 @@ def _for_boundary(rng: random.Random) -> list[list]:
     return cases
 
 
-def lattice_lines(rng: random.Random, count: int) -> list[tuple[float, float, float, float]]:
-    """Program lines through small lattice points with axis or 3-4-5 normals: intervals that
-    close to a point, lines through the current velocity, exactly parallel pairs, zeros of
-    both signs."""
-    normals = [(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0), (0.6, 0.8), (-0.8, 0.6), (0.8, -0.6), (-0.6, -0.8),
-               (-0.0, 1.0), (1.0, -0.0)]
-    return [(_signed_zero(rng, _small(rng) / 2), _signed_zero(rng, _small(rng) / 2), *rng.choice(normals))
-            for _ in range(count)]
-
-
-def _signed_zero(rng: random.Random, value: float) -> float:
-    """value, except that a zero is -0.0 a third of the time: ties of zeros of both signs."""
-    return -0.0 if value == 0.0 and rng.random() < 0.33 else value
-
-
-def near_parallel_lines(rng: random.Random) -> list[tuple[float, float, float, float]]:
-    """An axis line and a line whose normal is tilted by exactly +-1e-12 (|d.m| equal to the
-    parallel epsilon) or a little more, offset by a hair: parallel or not decides."""
-    base = rng.choice([(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)])
-    tilt = rng.choice([PARALLEL_EPSILON, -PARALLEL_EPSILON, 2 * PARALLEL_EPSILON, -2 * PARALLEL_EPSILON])
-    m = (base[0] - base[1] * tilt, base[1] + base[0] * tilt)
-    hair = rng.choice([1.0, -1.0]) * 10.0 ** rng.uniform(-14.0, -11.0)
-    first = (base[0] * hair, base[1] * hair, *m)
-    second = (0.0, 0.0, *base)
-    lines = [first, second] if rng.random() < 0.7 else [second, first]
-    return lines + lattice_lines(rng, rng.randint(0, 2))
-
-
 def _programs(name: str, rng: random.Random) -> list[list]:
     cases = []
     for n in range(300):
         radius = rng.choice([1.0, 2.0, 0.5, 3.0])
         lines = near_parallel_lines(rng) if n % 3 == 0 else lattice_lines(rng, rng.randint(1, 6))
         if name == "solve_closest":
-            cases.append([lines, radius, _small(rng) / 2, _small(rng) / 2])
+            cases.append([lines, radius, small(rng) / 2, small(rng) / 2])
         elif name == "solve_direction":
             direction = rng.choice([(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0), (0.6, 0.8), (-0.8, -0.6)])
             cases.append([lines, radius, *direction])
         else:
             hard = rng.randint(0, min(2, len(lines)))
-            pref = (_small(rng), _small(rng))
+            pref = (small(rng), small(rng))
             _, _, failed = linear_program.solve_closest(lines, radius, *pref)
             if failed >= 0:
                 cases.append([lines, hard, radius, failed])
@@ -298,36 +284,43 @@ def _programs(name: str, rng: random.Random) -> list[list]:
                    2.0, 0.6, 0.8],
                   [[(-1.5, 1.0, -0.6, -0.8), (1.5, 0.5, -0.0, 1.0)], 1.0, 0.0, -1.0]]
     if name == "relax":
-        for _ in range(200):
-            # soft normals that differ by about the parallel-normals threshold (m.m near 1e-24)
-            radius = rng.choice([1.0, 2.0])
-            base = rng.choice([(1.0, 0.0), (0.0, 1.0), (0.0, -1.0)])
-            tilt = rng.choice([1e-12, 2e-12, 3.1622776601683794e-12, 5e-13])
-            point = (_small(rng) / 4, _small(rng) / 4)
-            soft = [(*point, *base), (*point, base[0] - base[1] * tilt, base[1] + base[0] * tilt)]
-            far = [(-3.0 * radius * base[0], -3.0 * radius * base[1], -base[0], -base[1])]
-            hard_lines = lattice_lines(rng, rng.randint(0, 1))
-            lines = hard_lines + far + soft + lattice_lines(rng, rng.randint(0, 2))
-            _, _, failed = linear_program.solve_closest(lines, radius, *(_small(rng), _small(rng)))
-            if failed >= 0:
-                cases.append([lines, len(hard_lines), radius, failed])
-        # found by tools/kill_search.py: a projection that lands exactly on an interval end
-        cases += [
-            [[(0.0, 0.25, -1.0, 0.0), (-0.0, 3.0, -0.0, 1.0), (0.0, -0.5, 0.0, -1.0), (-0.25, -0.75, 2e-12, -1.0),
-              (-1.25, 4.0, 1.0, 0.0), (1.0, -1.5, 0.0, -1.0)], 1, 1.0, 1],
-            [[(-0.5, 0.5, 0.0, -1.0), (-2.0, 0.0, 0.0, 1.0), (-1.0, -1.25, 0.8, -0.6), (0.5, 0.0, 1.0, 0.0),
-              (-1.5, 0.25, -1.0, 0.0), (1.5, 4.0, 0.8, -0.6)], 2, 2.0, 4],
-            [[(1.0, 0.0, 0.0, 1.0), (-6.0, -0.0, -1.0, -0.0), (0.0, 0.5, 1.0, 0.0), (0.0, 0.0, 1.0, 2e-12),
-              (0.75, 1.0, -1.0, 0.0), (2.5, -2.5, 1.0, 0.0)], 1, 2.0, 1],
-            [[(0.0, 0.0, 0.0, 1.0), (-0.0, -2.1679386522827882e-14, -1e-12, 1.0), (-0.5, 1.5, -1.0, 0.0),
-              (1.0, 0.25, 1.0, 0.0)], 1, 0.5, 3]]
-        # a facing line, then two soft lines through one point whose normals differ by 1e-12
-        # (m.m == 1e-24 exactly: parallel) or 3e-12 (not): the bisector of the two, when it
-        # enters the relaxed program, stops the last maximization at x = px
-        for px in (1.0, 0.5):
-            for py in (0.0, 1.5):
-                for tilt in (1e-12, 3e-12):
-                    cases.append([[(0.0, -1.5, 0.0, -1.0), (px, py, 0.0, 1.0), (px, py, tilt, 1.0)], 0, 2.0, 1])
+        cases += _relax_edges(rng)
+    return cases
+
+
+def _relax_edges(rng: random.Random) -> list[list]:
+    """Relax programs on the parallel-normals threshold, and projections found on an interval end."""
+    cases = []
+    for _ in range(200):
+        # soft normals that differ by about the parallel-normals threshold (m.m near 1e-24)
+        radius = rng.choice([1.0, 2.0])
+        base = rng.choice([(1.0, 0.0), (0.0, 1.0), (0.0, -1.0)])
+        tilt = rng.choice([1e-12, 2e-12, 3.1622776601683794e-12, 5e-13])
+        point = (small(rng) / 4, small(rng) / 4)
+        soft = [(*point, *base), (*point, base[0] - base[1] * tilt, base[1] + base[0] * tilt)]
+        far = [(-3.0 * radius * base[0], -3.0 * radius * base[1], -base[0], -base[1])]
+        hard_lines = lattice_lines(rng, rng.randint(0, 1))
+        lines = hard_lines + far + soft + lattice_lines(rng, rng.randint(0, 2))
+        _, _, failed = linear_program.solve_closest(lines, radius, *(small(rng), small(rng)))
+        if failed >= 0:
+            cases.append([lines, len(hard_lines), radius, failed])
+    # found by tools/kill_search.py: a projection that lands exactly on an interval end
+    cases += [
+        [[(0.0, 0.25, -1.0, 0.0), (-0.0, 3.0, -0.0, 1.0), (0.0, -0.5, 0.0, -1.0), (-0.25, -0.75, 2e-12, -1.0),
+          (-1.25, 4.0, 1.0, 0.0), (1.0, -1.5, 0.0, -1.0)], 1, 1.0, 1],
+        [[(-0.5, 0.5, 0.0, -1.0), (-2.0, 0.0, 0.0, 1.0), (-1.0, -1.25, 0.8, -0.6), (0.5, 0.0, 1.0, 0.0),
+          (-1.5, 0.25, -1.0, 0.0), (1.5, 4.0, 0.8, -0.6)], 2, 2.0, 4],
+        [[(1.0, 0.0, 0.0, 1.0), (-6.0, -0.0, -1.0, -0.0), (0.0, 0.5, 1.0, 0.0), (0.0, 0.0, 1.0, 2e-12),
+          (0.75, 1.0, -1.0, 0.0), (2.5, -2.5, 1.0, 0.0)], 1, 2.0, 1],
+        [[(0.0, 0.0, 0.0, 1.0), (-0.0, -2.1679386522827882e-14, -1e-12, 1.0), (-0.5, 1.5, -1.0, 0.0),
+          (1.0, 0.25, 1.0, 0.0)], 1, 0.5, 3]]
+    # a facing line, then two soft lines through one point whose normals differ by 1e-12
+    # (m.m == 1e-24 exactly: parallel) or 3e-12 (not): the bisector of the two, when it
+    # enters the relaxed program, stops the last maximization at x = px
+    for px in (1.0, 0.5):
+        for py in (0.0, 1.5):
+            for tilt in (1e-12, 3e-12):
+                cases.append([[(0.0, -1.5, 0.0, -1.0), (px, py, 0.0, 1.0), (px, py, tilt, 1.0)], 0, 2.0, 1])
     return cases
 
 
@@ -335,7 +328,7 @@ def _agent_neighbors(rng: random.Random) -> list[list]:
     cases = []
     for _ in range(60):
         # many agents, small cells: hash collisions, probing, pruning by cell boxes with a
-        # tight bound (few neighbours wanted), clusters and empty cells, negative coordinates
+        # tight bound (few neighbors wanted), clusters and empty cells, negative coordinates
         n = rng.randint(40, 160)
         spread = rng.choice([5.0, 20.0, 60.0])
         centres = [(rng.uniform(-spread, spread), rng.uniform(-spread, spread)) for _ in range(rng.randint(1, 6))]
@@ -375,10 +368,10 @@ def _obstacle_neighbors(rng: random.Random) -> list[list]:
     cases = []
     for _ in range(60):
         # segments at reach exactly (integer geometry), duplicates for ties by index
-        segs = [(_small(rng), _small(rng), _small(rng), _small(rng)) for _ in range(rng.randint(1, 8))]
+        segs = [(small(rng), small(rng), small(rng), small(rng)) for _ in range(rng.randint(1, 8))]
         if segs and rng.random() < 0.3:
             segs.append(rng.choice(segs))
-        cases.append([_small(rng), _small(rng), rng.choice([1.0, 2.0, 3.0, 0.5]), segs])
+        cases.append([small(rng), small(rng), rng.choice([1.0, 2.0, 3.0, 0.5]), segs])
     return cases
 
 

@@ -29,6 +29,7 @@ import math
 import time
 from array import array
 from dataclasses import dataclass, field
+from typing import Callable
 
 from ..contract.driver import Driver, build_simulator
 from ..contract.float_bits import ulp_distance
@@ -183,18 +184,7 @@ def divergence_series(scene: Scene, step: int, runner: Runner, reference: Runner
     for s in sample_steps(step, last):
         if not measure(s):
             break
-    measured = sorted(points)
-    below = None
-    for s in measured:
-        if points[s][0] >= VISIBLE_METRES:
-            lo, hi = (below if below is not None else s), s
-            while hi - lo > 1 and measure((lo + hi) // 2):
-                mid = (lo + hi) // 2
-                lo, hi = (lo, mid) if points[mid][0] >= VISIBLE_METRES else (mid, hi)
-            series.visible_step = hi if points[lo][0] < VISIBLE_METRES else lo
-            series.visible_exact = series.visible_step == step or hi - lo <= 1
-            break
-        below = s
+    _find_visible(series, points, measure)
     for s in sorted(points):
         metres, ulps, worst = points[s]
         series.steps.append(s)
@@ -209,6 +199,25 @@ def divergence_series(scene: Scene, step: int, runner: Runner, reference: Runner
         series.picture = _picture(scene, shown, points[shown][2], trail, ref, got)
     series.seconds = time.monotonic() - started
     return series
+
+
+def _find_visible(series: DivergenceSeries, points: dict[int, tuple[float, int, int]],
+                  measure: Callable[[int], bool]) -> None:
+    """Set ``series.visible_step`` (and ``visible_exact``): the first measured step whose largest
+    distance reaches VISIBLE_METRES, refined by bisection from the sample before it (``measure``
+    adds a step to ``points``, False when the bounds stop it); unchanged when none reaches it."""
+    measured = sorted(points)
+    below = None
+    for s in measured:
+        if points[s][0] >= VISIBLE_METRES:
+            lo, hi = (below if below is not None else s), s
+            while hi - lo > 1 and measure((lo + hi) // 2):
+                mid = (lo + hi) // 2
+                lo, hi = (lo, mid) if points[mid][0] >= VISIBLE_METRES else (mid, hi)
+            series.visible_step = hi if points[lo][0] < VISIBLE_METRES else lo
+            series.visible_exact = series.visible_step == series.first_step or hi - lo <= 1
+            break
+        below = s
 
 
 def _picture(scene: Scene, step: int, agent: int, trail: list[int], ref, got) -> dict:

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from ..data import vectors
 from ..runners.build import announcing
-from .diagnosis import (Diagnosis, VectorFailure, describe_case, diagnose, first_failing_dump, parse_non_finite, rounding_only)
+from .diagnosis import Diagnosis, diagnose, first_failing_dump, parse_non_finite
+from .vector_failure import VectorFailure, describe_case, rounding_only
 from ..data.goldens import OK as GOLDEN_OK
 from ..data.goldens import golden_status
 from ..progress import Progress
@@ -176,7 +177,7 @@ def _diagnose_error(cell: Cell, err: RunnerError, scenario: Scenario, runner: Ru
 FORMULA_FAMILIES = frozenset({"segment_distance_squared", "support_distance", "agent_case_form", "agent_constraint",
                               "segment_constraint", "uniform", "preferred_velocity"})
 """Primitives that are one formula of their arguments (few decisions).  The composite ones (the
-linear program, the neighbour lists, agent_step) amplify a rounding difference into other
+linear program, the neighbor lists, agent_step) amplify a rounding difference into other
 decisions, so their failures follow from it and are not counted."""
 ROUNDING_FAMILIES = 3
 ROUNDING_SHARE = (9, 10)

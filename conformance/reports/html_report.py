@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from html import escape
 
-from .drawing import divergence_chart_svg, divergence_overlay_svg, neighbourhood_svg
+from .divergence_drawing import divergence_chart_svg, divergence_overlay_svg
+from .drawing import neighborhood_svg
 from ..judge.matrix import DIVERGED, ERROR, PASS, SKIPPED, status_text
 
 STYLE = """
@@ -76,7 +77,7 @@ def html_page(doc: dict) -> str:
                      f'<code>{escape(cell["row"])}</code> on <code>{escape(column)}</code>: {escape(cell["reason"])}')
         diagnosis = cell.get("diagnosis") or {}
         if diagnosis.get("picture"):
-            parts.append("<div>" + neighbourhood_svg(diagnosis["picture"], f"{cell['row']} on {column}") + "</div>")
+            parts.append("<div>" + neighborhood_svg(diagnosis["picture"], f"{cell['row']} on {column}") + "</div>")
         if diagnosis.get("divergence"):
             parts.append(_divergence_html(diagnosis["divergence"], cell["row"], column))
         parts.append("</div>")

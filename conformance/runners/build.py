@@ -37,7 +37,6 @@ from typing import Callable, Iterator
 from filelock import FileLock
 
 ROOT = Path(__file__).resolve().parents[2]
-C_DIR = ROOT / "runners" / "c"
 DETERMINISM_FLAGS = ("-std=c99", "-ffp-contract=off", "-fno-fast-math")
 
 MSVC_FLAGS: dict[str, str | None] = {
@@ -154,7 +153,7 @@ class BuildSpec:
     flags: tuple[str, ...]
     output: str = "shared"
     target: str | None = None
-    include_dirs: tuple[Path, ...] = (C_DIR,)
+    include_dirs: tuple[Path, ...] = ()
     link_flags: tuple[str, ...] = ()
     defines: tuple[str, ...] = field(default=())
 
@@ -303,8 +302,3 @@ def build(spec: BuildSpec, timeout: float = 900.0) -> Artifact:
         seconds = time.perf_counter() - started
         _say(f"built {spec.name} in {seconds:.1f} s")
         return Artifact(target, key, spec, compiler, seconds, False)
-
-
-def c_sources(extra: tuple[Path, ...] = ()) -> tuple[Path, ...]:
-    """The C port's library sources (everything in runners/c/*.c), plus extra files."""
-    return tuple(sorted(C_DIR.glob("*.c"))) + tuple(extra)

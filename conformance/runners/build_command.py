@@ -9,7 +9,7 @@ module, ``arm64``, ``s390x``, ``i386`` and ``riscv64`` a freestanding ELF, and a
 nothing to compile (``reference``, ``exec:``, a Python control) or an unknown one is an
 ``InputError`` (one line, exit 2) that lists what can be built.
 
-``build_port(plan, out)`` compiles through the one build layer (``conformance/build.py``, the
+``build_port(plan, out)`` compiles through the one build layer (``conformance/runners/build.py``, the
 content-keyed cache; nothing here compiles) and copies the artifact to ``out`` (a file, or a
 folder to put the artifact's own name in) atomically, executable for executables and
 libraries.  A missing toolchain raises ``CannotBuild``; so does a failing compile, with the
@@ -30,7 +30,7 @@ from .build import Artifact, BuildFailed, BuildSpec, ToolchainMissing, build, zi
 from ..errors import InputError
 
 KINDS = {"executable": "the C CLI port, an executable that speaks docs/protocol.md",
-         "shared": "the C port as a shared library, API in runners/c/orca.h",
+         "shared": "the C port as a shared library, API in runners/c/solver/orca.h and runners/c/harness/driver.h",
          "wasm": "the wasm32 module of the C port, exports in docs/wasm.md",
          "freestanding": "a freestanding static ELF of the C port (no libc), the wasm module's exports, run "
                          "in-process under Unicorn (docs/unicorn.md)"}
@@ -114,7 +114,7 @@ class BuiltPort:
             out.append("  load      its PT_LOAD segments into an emulated CPU; call the exports by the "
                        "architecture's calling convention (docs/unicorn.md)")
         else:
-            out.append("  load      in-process (cffi, ctypes, dlopen); the functions are declared in runners/c/orca.h")
+            out.append("  load      in-process (cffi, ctypes, dlopen); the functions are declared in runners/c/solver/orca.h and runners/c/harness/driver.h")
         out.append(f"  gate      {self.gate_command()}")
         return out
 

@@ -6,7 +6,7 @@ C once per batch of steps: ``oc_Run_Advance`` writes every state's canonical byt
 buffer, which is hashed here.  A non-finite state ends the hashes with a ``RunnerError`` naming
 the step, agent and field ("non-finite state at step k: agent i velocity.x is nan"); ``dump``
 reaches that state but no further.  The ``agent_step`` vectors go through the simulator's
-per-agent API (``SIMULATOR_CDEF``), the others through ``c_api``.
+per-agent API (a fresh ``oc_Simulator`` per case), the others through the primitives.
 """
 
 from __future__ import annotations
@@ -16,11 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-import cffi
-
 from . import fpenv
 from ..data import vectors
-from .build import (DETERMINISM_FLAGS, BuildFailed, BuildSpec, Toolchain, ToolchainMissing, build, c_sources, system_cc, zig_available, zig_cc)
+from .build import (DETERMINISM_FLAGS, BuildFailed, BuildSpec, Toolchain, ToolchainMissing, build, system_cc, zig_available, zig_cc)
+from .c_sources import C_DIR, include_dirs, library_sources
 from ..contract.scenario import Scene
 from ..contract.state_hash import AGENT_BYTES, NonFiniteState, check_finite
 from . import c_api
@@ -41,12 +40,9 @@ class CVariant:
 
     def spec(self) -> BuildSpec:
         name = self.id.replace(":", "-").replace("/", "-")
-        if self.source_dir is None:
-            return BuildSpec(name=name, toolchain=self.toolchain, sources=c_sources(), flags=self.flags,
-                             output="shared", link_flags=("-lm", "-pthread"))
-        return BuildSpec(name=name, toolchain=self.toolchain, sources=tuple(sorted(self.source_dir.glob("*.c"))),
-                         flags=self.flags, output="shared", include_dirs=(self.source_dir,),
-                         link_flags=("-lm", "-pthread"))
+        tree = C_DIR if self.source_dir is None else self.source_dir
+        return BuildSpec(name=name, toolchain=self.toolchain, sources=library_sources(tree), flags=self.flags,
+                         output="shared", include_dirs=include_dirs(tree), link_flags=("-lm", "-pthread"))
 
 
 def c_variants() -> dict[str, CVariant]:
@@ -69,7 +65,6 @@ class CffiRunner(Runner):
         self._lib = None
         self._ffi = None
         self._artifact = None
-        self._sim_api = None
         self._unavailable: str | None = None
 
     def _load(self):
@@ -151,27 +146,18 @@ class CffiRunner(Runner):
             raise RunnerError(non_finite_reason(bad, rows))
         return StateDump(step, rows)  # type: ignore[arg-type]
 
-    def _simulator_api(self):
-        """(ffi, lib) of the simulator's per-agent API (SIMULATOR_CDEF) in the same library."""
-        if self._sim_api is None:
-            self._load()
-            ffi = cffi.FFI()
-            ffi.cdef(SIMULATOR_CDEF)
-            self._sim_api = (ffi, ffi.dlopen(str(self._artifact.path)))
-        return self._sim_api
-
     def vectors(self, family: str, args: list[list]) -> list[list]:
-        ffi, lib = self._simulator_api() if family in _SIMULATOR_FAMILIES else self._load()
+        ffi, lib = self._load()
         fam = vectors.FAMILY_BY_NAME[family]
         call = _PRIMITIVES[family]
         results = []
         for index, encoded in enumerate(args):
-            values = [vectors.decode(c, v) for c, v in zip(fam.args, encoded)]
+            values = [vectors.decode_value(c, v) for c, v in zip(fam.args, encoded)]
             try:
                 out = call(ffi, lib, *values)
             except _BadCase as err:
                 raise RunnerError(f"vectors {family}: case {index}, {err}") from None
-            results.append([vectors.encode(c, v) for c, v in zip(fam.result, out)])
+            results.append([vectors.encode_value(c, v) for c, v in zip(fam.result, out)])
         _check_fpenv()
         return results
 
@@ -268,24 +254,6 @@ def _preferred(ffi, lib, px, py, waypoints, k, goal_radius, max_speed, dt, seed,
     return v.x, v.y, index[0]
 
 
-SIMULATOR_CDEF = """
-typedef struct ocVec2 { double x, y; } ocVec2;
-typedef struct ocHalfPlane { ocVec2 point; ocVec2 normal; } ocHalfPlane;
-typedef struct ocAgentParams { double radius; double maxSpeed; double neighborDistance; int maxNeighbors;
-                               double timeHorizon; double timeHorizonObst; } ocAgentParams;
-typedef struct ocSimulator ocSimulator;
-ocSimulator* oc_Simulator_Create(void);
-void oc_Simulator_Destroy(ocSimulator* sim);
-int oc_Simulator_AddAgent(ocSimulator* sim, ocVec2 position, const ocAgentParams* params, ocVec2 velocity);
-int oc_Simulator_AddSegment(ocSimulator* sim, ocVec2 a, ocVec2 b);
-void oc_Simulator_SetPreferredVelocity(ocSimulator* sim, int agent, ocVec2 velocity);
-int oc_Simulator_Constraints(ocSimulator* sim, int agent, double dt, ocHalfPlane* out, int* hardCount);
-ocVec2 oc_Simulator_NewVelocity(ocSimulator* sim, int agent, double dt);
-"""
-"""The simulator's per-agent API (runners/c/simulator.h), declared apart from c_api.CDEF: the
-``agent_step`` family goes through the simulator the scenes use, not a copy of its assembly."""
-
-_SIMULATOR_FAMILIES = frozenset({"agent_step"})
 
 
 class _BadCase(Exception):

@@ -13,13 +13,15 @@ import shutil
 import sys
 from pathlib import Path
 
-from .build import (C_DIR, DETERMINISM_FLAGS, BuildFailed, BuildSpec, Toolchain, ToolchainMissing, build, system_cc, zig_available, zig_cc)
+from .c_sources import C_DIR, include_dirs, library_sources
+from .build import (DETERMINISM_FLAGS, BuildFailed, BuildSpec, Toolchain, ToolchainMissing, build, system_cc, zig_available, zig_cc)
 from .base import RunnerError, RunnerUnavailable
 from .exec_runner import ExecRunner, Limits
 
 
 def cli_sources(source_dir: Path = C_DIR) -> tuple[Path, ...]:
-    return tuple(sorted(source_dir.glob("*.c"))) + tuple(sorted((source_dir / "cli").glob("*.c")))
+    """The CLI's sources: the library's and runners/c/cli."""
+    return library_sources(source_dir) + tuple(sorted((source_dir / "cli").glob("*.c")))
 
 
 def cli_spec(name: str, toolchain: Toolchain, flags: tuple[str, ...], target: str | None = None,
@@ -27,7 +29,7 @@ def cli_spec(name: str, toolchain: Toolchain, flags: tuple[str, ...], target: st
     """The CLI executable; OC_FLAGS puts the flags into the hello reply."""
     link = ("-static",) if static else ()
     return BuildSpec(name=name, toolchain=toolchain, sources=cli_sources(source_dir), flags=flags,
-                     output="executable", target=target, include_dirs=(source_dir, source_dir / "cli"),
+                     output="executable", target=target, include_dirs=(*include_dirs(source_dir), source_dir / "cli"),
                      link_flags=link + ("-lm",), defines=(f'OC_FLAGS="{" ".join(flags)}"',))
 
 

@@ -160,14 +160,14 @@ class ExportLayerRunner(Runner):
         inst = self._guest()
         results = []
         for index, encoded in enumerate(args):
-            values = [vectors.decode(c, v) for c, v in zip(fam.args, encoded)]
+            values = [vectors.decode_value(c, v) for c, v in zip(fam.args, encoded)]
             items = sum(len(v) for v in values if isinstance(v, list))
             fuel = self.fuel_call + FUEL_PER_VECTOR_ITEM * (1 + items) * (1 + items)
             try:
                 out = call(inst, fuel, *values)
             except _BadCase as err:
                 raise RunnerError(f"vectors {family}: case {index}, {err}") from None
-            results.append([vectors.encode(c, v) for c, v in zip(fam.result, out)])
+            results.append([vectors.encode_value(c, v) for c, v in zip(fam.result, out)])
         return results
 
 

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from .build import (C_DIR, DETERMINISM_FLAGS, ROOT, Artifact, BuildFailed, BuildSpec, ToolchainMissing, build, zig_available, zig_cc)
+from .c_sources import C_DIR, include_dirs, library_sources
+from .build import (DETERMINISM_FLAGS, ROOT, Artifact, BuildFailed, BuildSpec, ToolchainMissing, build, zig_available, zig_cc)
 from .base import RunnerError, RunnerInfo, RunnerUnavailable
 from .calling_conventions import ABIS, STACK_BYTES, STACK_TOP, STOP_ADDRESS
 from .elf import ElfError, ElfImage, read_elf
@@ -89,13 +90,13 @@ def elf_spec(arch: Arch, name: str | None = None, flags: tuple[str, ...] = ELF_F
              source_dir: Path = C_DIR) -> BuildSpec:
     """The freestanding ELF of one architecture (cached by the build layer as ``orca-port``)."""
     chosen = flags + arch.flags
-    sources = (tuple(sorted(source_dir.glob("*.c"))) + (FREESTANDING_DIR / "alloc.c", WASM_DIR / "exports.c"))
+    sources = library_sources(source_dir) + (FREESTANDING_DIR / "alloc.c", WASM_DIR / "exports.c")
     link = ("-T", str(FREESTANDING_DIR / "heap.ld"), "-Wl,--no-gc-sections", "-Wl,--entry=0")
     # the build key hashes the sources and headers; the allocator alloc.c includes and the
     # linker script enter it through this define
     inputs = hashlib.sha256((WASM_DIR / "alloc.c").read_bytes() + (FREESTANDING_DIR / "heap.ld").read_bytes())
     return BuildSpec(name=name or f"unicorn-{arch.column}", toolchain=zig_cc(), sources=sources, flags=chosen,
-                     output="executable", target=arch.target, include_dirs=(source_dir, WASM_DIR / "include"),
+                     output="executable", target=arch.target, include_dirs=(*include_dirs(source_dir), WASM_DIR / "include"),
                      link_flags=link, defines=("OC_NO_THREADS", f"OW_HEAP_BASE={HEAP_BASE:#x}",
                                                f"OW_HEAP_END={HEAP_END:#x}", f"OW_INPUTS={inputs.hexdigest()[:16]}",
                                                f"OC_FLAGS={' '.join(chosen)}"))

@@ -19,7 +19,8 @@ import platform
 from functools import lru_cache
 from pathlib import Path
 
-from .build import (C_DIR, DETERMINISM_FLAGS, ROOT, Artifact, BuildFailed, BuildSpec, ToolchainMissing, build, zig_available, zig_cc)
+from .c_sources import C_DIR, include_dirs, library_sources
+from .build import (DETERMINISM_FLAGS, ROOT, Artifact, BuildFailed, BuildSpec, ToolchainMissing, build, zig_available, zig_cc)
 from .base import RunnerError, RunnerInfo, RunnerUnavailable
 from .export_layer import ABI_VERSION, FUEL_CALL, FUEL_PER_AGENT_STEP, FUEL_PER_PAIR, ExportLayerRunner
 from .guest_memory import GuestMemory
@@ -42,11 +43,11 @@ stack, 1.2 MB of heap, 8 MiB for a batch of states)."""
 
 
 def wasm_spec(name: str = "wasm", flags: tuple[str, ...] = WASM_FLAGS, source_dir: Path = C_DIR) -> BuildSpec:
-    """The module: the C port's library sources (runners/c/*.c, or a patched copy of that
-    folder) plus runners/wasm/*.c, single-threaded, with the freestanding headers."""
-    sources = tuple(sorted(source_dir.glob("*.c"))) + tuple(sorted(WASM_DIR.glob("*.c")))
+    """The module: the C port's library sources (runners/c/solver and harness, or a patched
+    copy of that tree) plus runners/wasm/*.c, single-threaded, with the freestanding headers."""
+    sources = library_sources(source_dir) + tuple(sorted(WASM_DIR.glob("*.c")))
     return BuildSpec(name=name, toolchain=zig_cc(), sources=sources, flags=flags, output="wasm",
-                     target=WASM_TARGET, include_dirs=(source_dir, WASM_DIR / "include"), link_flags=WASM_LINK_FLAGS,
+                     target=WASM_TARGET, include_dirs=(*include_dirs(source_dir), WASM_DIR / "include"), link_flags=WASM_LINK_FLAGS,
                      defines=("OC_NO_THREADS", f"OC_FLAGS={' '.join(flags)}"))
 
 

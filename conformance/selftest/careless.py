@@ -1,7 +1,7 @@
 """Careless ports in Python: Simulator subclasses that each make one mistake real ports make.
 
 They are negative controls, never used for goldens: single-precision state, constraints in a
-different order (agents before obstacles; neighbours by index), and the simplified
+different order (agents before obstacles; neighbors by index), and the simplified
 time-to-collision projection scheme of orca-textbook.txt (which is a plausible-looking ORCA
 but not the algorithm of orca-spec.txt).
 """
@@ -36,7 +36,7 @@ class _IndexOrderGrid(AgentGrid):
 
 
 class NeighborsByIndexSimulator(Simulator):
-    """Lists agent constraints by neighbour index instead of (squared distance, index)."""
+    """Lists agent constraints by neighbor index instead of (squared distance, index)."""
 
     def grid(self) -> AgentGrid:
         widest = max((p.neighbor_distance for p in self.params), default=0.0)

@@ -4,10 +4,11 @@ Contract: ``find_sites()`` lists every decision site of the reference solver and
 (each comparison, each half of a chained comparison, and each sort or selection whose ties are
 broken by a key), found in the source by its syntax tree, so a decision added to the reference
 joins the census by itself.  ``run_census()`` evaluates the stored vectors and the non-slow
-scenarios through an instrumented copy of those modules (a separate package namespace; the
-reference itself is never touched) and counts, per site and per source of data, how often the
-two sides of the comparison were exactly equal (``on``) or one ulp apart (``below``/``above``;
-for integers: one apart); for a tie site, how often two candidates shared the key.
+scenarios through an instrumented copy of those modules (a separate package namespace, built by
+census_shadow.py; the reference itself is never touched) and counts, per site and per source of
+data, how often the two sides of the comparison were exactly equal (``on``) or one ulp apart
+(``below``/``above``; for integers: one apart); for a tie site, how often two candidates shared
+the key.  This module holds the census's table, its arguments and its committed file.
 
 A site is *covered* when the vectors and the scenes both reach its boundary; otherwise it
 needs an argument in ``ARGUED`` (why no data can or need reach it).  The result is committed as
@@ -19,33 +20,16 @@ where, is the job of the misreading catalogue (``orca-conformance controls``).
 
 from __future__ import annotations
 
-import ast
 import hashlib
-import importlib
-import math
-import operator
 import sys
-import types
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
-PACKAGE_DIR = Path(__file__).resolve().parents[1]
+from .census_shadow import INSTRUMENTED, SHADOW, Site, Tally, instrumented_tree, load_shadow, source_path
+
 CENSUS_FORMAT = "orca-census/1"
-SHADOW = "orca_census_shadow"
-"""Name of the package namespace that holds the instrumented copies."""
-
-INSTRUMENTED = ("solver.vector", "solver.halfplane", "solver.obstacle", "solver.constraint",
-                "solver.linear_program", "solver.fallback", "solver.neighbors", "solver.simulator",
-                "solver", "contract.driver")
-"""Modules whose decisions are the port contract, in import order (``solver`` is the package)."""
-
-SHARED = ("errors", "jsonfile", "contract.float_bits", "contract.schema_files", "contract.generators",
-          "contract.strict_yaml", "contract.expectations", "contract.scenario", "contract.state_hash",
-          "data.vector_edges", "data.vector_boundaries")
-"""Modules the shadow shares with the real package (no decision of the contract in them)."""
-
 CATEGORIES = ("on", "below", "above")
 
 _GRID = ("the grid is an implementation device (spec note 17): it returns exactly what brute force returns, "
@@ -79,12 +63,12 @@ ARGUED: dict[str, str] = {
     "solver.neighbors.AgentGrid.__init__: self.cell > 0.0 #2": _GRID,
     "solver.neighbors.AgentGrid.neighbors: self.cell <= 0.0": (
         "the cell is max(neighbor_distance) * (1 + 1/1024), zero only when every agent has neighbor_distance 0, "
-        "which the twin test neighbor_distance <= 0.0 of the same call already answers the same way (no neighbours)"),
+        "which the twin test neighbor_distance <= 0.0 of the same call already answers the same way (no neighbors)"),
     "solver.neighbors.AgentGrid.neighbors: j != i": (
-        "an identity test (the agent is not its own neighbour), not a numeric boundary; its brute-force twin "
+        "an identity test (the agent is not its own neighbor), not a numeric boundary; its brute-force twin "
         "j == i is exercised by every agent_neighbors vector"),
     "solver.neighbors.agent_neighbors_brute_force: j == i": (
-        "an identity test (the agent is not its own neighbour), not a numeric boundary; its grid twin j != i "
+        "an identity test (the agent is not its own neighbor), not a numeric boundary; its grid twin j != i "
         "is exercised by every scene"),
     "solver.neighbors.agent_neighbors_brute_force: d2 < limit": (
         "the brute-force twin of the grid's range test (d2 := ...) < limit, which the scenes reach exactly; "
@@ -94,7 +78,7 @@ ARGUED: dict[str, str] = {
         "exactly; the vectors evaluate the selection by brute force, the simulation through the grid"),
     "solver.neighbors._smallest: count <= 0": (
         "max_neighbors == 0 reaches this only through the vectors: in a simulation the grid's twin test "
-        "max_neighbors <= 0 answers first (no neighbours), and the scenes reach that one"),
+        "max_neighbors <= 0 answers first (no neighbors), and the scenes reach that one"),
     "solver.simulator.Simulator.new_velocity: failed < hard_count": (
         "a statistic only (it counts hard-prefix fallbacks for the behaviour figures); relax makes the "
         "bit-relevant choice with the same test, which the vectors and scenes reach"),
@@ -117,174 +101,12 @@ ARGUED: dict[str, str] = {
 """Site id -> why its boundary need not (or cannot) be reached by both vectors and scenes."""
 
 
-@dataclass(frozen=True)
-class Site:
-    """One decision of the reference."""
-
-    id: str
-    """``module.function: source`` (with ``#2`` ... when the same text repeats in a function)."""
-    module: str
-    function: str
-    line: int
-    text: str
-    kind: str
-    """``compare`` (a comparison, one side of a chain) or ``ties`` (a sort or selection by key)."""
-
-
-def _source(module: str) -> Path:
-    parts = module.split(".")
-    path = PACKAGE_DIR.joinpath(*parts)
-    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
-
-
-class _Instrument(ast.NodeTransformer):
-    """Rewrites comparisons into ``_probe`` calls and sort/selection inputs into ``_ties`` calls."""
-
-    def __init__(self, module: str):
-        self.module = module
-        self.function = "<module>"
-        self.sites: list[Site] = []
-        self._seen: Counter = Counter()
-
-    def _site(self, node: ast.AST, text: str, kind: str) -> str:
-        base = f"{self.module}.{self.function}: {text}"
-        self._seen[base] += 1
-        site_id = base if self._seen[base] == 1 else f"{base} #{self._seen[base]}"
-        self.sites.append(Site(site_id, self.module, self.function, node.lineno, text, kind))
-        return site_id
-
-    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
-        outer = self.function
-        self.function = node.name if outer == "<module>" else f"{outer}.{node.name}"
-        self.generic_visit(node)
-        self.function = outer
-        return node
-
-    def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
-        outer = self.function
-        self.function = node.name
-        self.generic_visit(node)
-        self.function = outer
-        return node
-
-    def visit_Compare(self, node: ast.Compare) -> ast.AST:
-        self.generic_visit(node)
-        if self.function == "<module>" or not all(type(op) in _OPS for op in node.ops):
-            return node
-        probes = []
-        left = node.left
-        for op, right in zip(node.ops, node.comparators):
-            text = f"{ast.unparse(left)} {_OPS[type(op)][0]} {ast.unparse(right)}"
-            site_id = self._site(node, text, "compare")
-            probes.append(ast.Call(ast.Name("_probe", ast.Load()),
-                                   [ast.Constant(site_id), ast.Constant(_OPS[type(op)][0]), left, right], []))
-            left = right
-        result = probes[0] if len(probes) == 1 else ast.BoolOp(ast.And(), probes)
-        return ast.copy_location(result, node)
-
-    def visit_Call(self, node: ast.Call) -> ast.AST:
-        self.generic_visit(node)
-        func = node.func
-        if isinstance(func, ast.Attribute) and func.attr == "sort" and not node.args:
-            site_id = self._site(node, f"{ast.unparse(func.value)}.sort() ties", "ties")
-            func.value = ast.Call(ast.Name("_ties", ast.Load()), [ast.Constant(site_id), func.value], [])
-        elif isinstance(func, ast.Name) and func.id == "nsmallest" and len(node.args) == 2:
-            site_id = self._site(node, f"nsmallest({ast.unparse(node.args[1])}) ties", "ties")
-            node.args[1] = ast.Call(ast.Name("_ties", ast.Load()), [ast.Constant(site_id), node.args[1]], [])
-        return node
-
-
-_OPS: dict[type, tuple[str, Callable]] = {
-    ast.Lt: ("<", operator.lt), ast.LtE: ("<=", operator.le), ast.Gt: (">", operator.gt),
-    ast.GtE: (">=", operator.ge), ast.Eq: ("==", operator.eq), ast.NotEq: ("!=", operator.ne),
-}
-_OP_BY_TEXT = {text: fn for text, fn in _OPS.values()}
-
-
-def _instrumented_tree(module: str) -> tuple[ast.Module, list[Site]]:
-    tree = ast.parse(_source(module).read_text(encoding="utf-8"), filename=str(_source(module)))
-    instrument = _Instrument(module)
-    tree = ast.fix_missing_locations(instrument.visit(tree))
-    return tree, instrument.sites
-
-
 def find_sites() -> list[Site]:
     """Every decision site of the instrumented modules, in module and source order."""
     sites: list[Site] = []
     for module in INSTRUMENTED:
-        sites += _instrumented_tree(module)[1]
+        sites += instrumented_tree(module)[1]
     return sites
-
-
-# ----------------------------------------------------------------------------- recording
-
-@dataclass
-class Tally:
-    """Counts of boundary hits: (site, source, category) -> n, where source is ``vectors`` or a
-    scenario id."""
-
-    counts: Counter = field(default_factory=Counter)
-    source: str = "vectors"
-
-    def probe(self, site: str, op: str, a, b) -> bool:
-        result = _OP_BY_TEXT[op](a, b)
-        category = _category(a, b)
-        if category is not None:
-            self.counts[(site, self.source, category)] += 1
-        return result
-
-    def ties(self, site: str, items):
-        keys = [item[0] if isinstance(item, tuple) else item for item in items]
-        if len(set(keys)) < len(keys):
-            self.counts[(site, self.source, "on")] += 1
-        return items
-
-
-def _category(a, b) -> str | None:
-    """``on`` when a == b, ``below``/``above`` when a is one ulp (one, for integers) below/above b."""
-    if a == b:
-        return None if isinstance(a, bool) else "on"
-    if type(a) is int and type(b) is int:
-        return "below" if a == b - 1 else "above" if a == b + 1 else None
-    try:
-        if math.nextafter(a, b) != b:
-            return None
-    except TypeError:
-        return None
-    return "below" if a < b else "above"
-
-
-def load_shadow(tally: Tally) -> types.ModuleType:
-    """The instrumented package: solver and driver rewritten, a fresh ``vectors`` bound to them,
-    every other module of the suite shared with the real package.  Returns the shadow ``vectors``."""
-    for name in list(sys.modules):
-        if name == SHADOW or name.startswith(SHADOW + "."):
-            del sys.modules[name]
-    root = types.ModuleType(SHADOW)
-    root.__path__ = []  # a package, so that relative imports resolve inside it
-    sys.modules[SHADOW] = root
-    for stage in ("contract", "data", "solver"):
-        package = types.ModuleType(f"{SHADOW}.{stage}")
-        package.__path__ = []
-        sys.modules[package.__name__] = package
-    for shared in SHARED:
-        sys.modules[f"{SHADOW}.{shared}"] = importlib.import_module(f"conformance.{shared}")
-    for module in INSTRUMENTED:
-        tree, _ = _instrumented_tree(module)
-        name = f"{SHADOW}.{module}"
-        mod = sys.modules[name] if module == "solver" else types.ModuleType(name)
-        mod.__package__ = name if module == "solver" else name.rpartition(".")[0]
-        mod.__file__ = str(_source(module))
-        mod._probe = tally.probe
-        mod._ties = tally.ties
-        sys.modules[name] = mod
-        exec(compile(tree, str(_source(module)), "exec"), mod.__dict__)
-    vectors = types.ModuleType(f"{SHADOW}.data.vectors")
-    vectors.__package__ = f"{SHADOW}.data"
-    sys.modules[vectors.__name__] = vectors
-    source = _source("data.vectors")
-    exec(compile(source.read_text(encoding="utf-8"), str(source), "exec"), vectors.__dict__)
-    return vectors
 
 
 # ----------------------------------------------------------------------------- running
@@ -317,7 +139,7 @@ def run_census(vector_folder: Path, scenarios: Iterable, on_scenario: Callable[[
     for name, cases in load_all(vector_folder).items():
         family = shadow_vectors.FAMILY_BY_NAME[name]
         for case in cases:
-            family.reference(*[shadow_vectors.decode(c, v) for c, v in zip(family.args, case["args"])])
+            family.reference(*[shadow_vectors.decode_value(c, v) for c, v in zip(family.args, case["args"])])
     shadow_driver = sys.modules[f"{SHADOW}.contract.driver"]
     for scenario in scenarios:
         if on_scenario is not None:
@@ -348,8 +170,8 @@ def rows(sites: list[Site], tally: Tally) -> list[CensusRow]:
 def digest(vector_folder: Path, scenarios: Iterable) -> str:
     """What a census depends on: the instrumented sources, the vectors and the scenes."""
     h = hashlib.sha256()
-    for module in INSTRUMENTED + ("data.vectors", "selftest.census"):
-        h.update(module.encode() + _source(module).read_bytes())
+    for module in INSTRUMENTED + ("data.vectors", "selftest.census", "selftest.census_shadow"):
+        h.update(module.encode() + source_path(module).read_bytes())
     for path in sorted(vector_folder.glob("*.json")):
         h.update(path.name.encode() + path.read_bytes())
     for scenario in scenarios:

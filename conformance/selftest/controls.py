@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Callable
 
 from . import careless
-from ..runners.build import C_DIR, DETERMINISM_FLAGS, system_cc
+from ..runners.build import DETERMINISM_FLAGS, system_cc
+from ..runners.c_sources import C_DIR
 from ..judge.matrix import DIVERGED, ERROR, PASS, SKIPPED, Cell, compare_scenario, vector_cell
 from ..runners.base import Runner, RunnerError, RunnerUnavailable
 from ..runners import register_family
@@ -87,7 +88,7 @@ def _x87_i386() -> Runner:
 
 
 def _careless(name: str, description: str, simulator: type, label: str) -> Control:
-    """A careless Python port (conformance/careless.py): the reference with one mistake."""
+    """A careless Python port (conformance/selftest/careless.py): the reference with one mistake."""
     return Control(name, description,
                    lambda: ReferenceRunner(f"control:{name}", simulator, f"careless port: {label}"), has_vectors=False,
                    needs=())
@@ -119,8 +120,8 @@ BUILD_CONTROLS: tuple[Control, ...] = (
               careless.Float32StateSimulator, "float32 state"),
     _careless("agents-before-obstacles", "agent constraints listed before the obstacle constraints",
               careless.AgentsFirstSimulator, "agents first"),
-    _careless("neighbors-by-index", "agent neighbours listed by index instead of by distance",
-              careless.NeighborsByIndexSimulator, "neighbours by index"),
+    _careless("neighbors-by-index", "agent neighbors listed by index instead of by distance",
+              careless.NeighborsByIndexSimulator, "neighbors by index"),
     _careless("textbook-ttc", "the simplified time-to-collision projection of orca-textbook.txt",
               careless.TextbookSimulator, "textbook TTC projection"),
 )
@@ -141,8 +142,11 @@ def control_runner(name: str) -> Runner:
     return runner
 
 
-register_family("control:", control_runner)
-COLUMN_NEEDS.update({f"control:{c.name}": c.needs for c in CONTROLS})
+def register_columns() -> None:
+    """Make every ``control:<name>`` column resolvable and its needs known to the doctor (the
+    entry points call this: the runners cannot import the self-tests above them)."""
+    register_family("control:", control_runner)
+    COLUMN_NEEDS.update({f"control:{c.name}": c.needs for c in CONTROLS})
 
 
 CAUGHT, NOT_CAUGHT = "CAUGHT", "NOT CAUGHT"

@@ -4,14 +4,15 @@ Contract: ``run_fuzz`` makes the scenes ``fuzz_scenes.make_scene(seed, index)`` 
 ... (skipping the kinds not chosen) until ``count`` scenes were made or ``seconds`` passed,
 takes each scene's expected hashes from ``Expected`` (the reference, or a column first shown
 identical to the reference on the whole committed suite: ``column_expected``), and runs it on
-every runner.  Each (scene, runner) is a matrix ``Cell``: PASS, DIVERGED (with the diagnosis
-of ``diagnosis.diagnose``, plus the runner's first failing primitive) or ERROR (the runner's
-reason; the run goes on).  A scene on which the reference itself reaches a non-finite state is
-rejected and counted, never compared.  With ``shrink_to``, the first divergence of each scene
-is shrunk (``shrink.shrink``, same runner, the reference as oracle) and written there as a
-scenario file with its golden.  ``FuzzResult.matrix()`` gives the matrix of the failing scenes
-plus one summary row (``fuzz/passed``: the scenes that passed), so ``report.write_reports``
-and ``merge`` take it unchanged.  ``fuzz_controls`` runs every control under fuzz.
+every runner.  Each (scene, runner) is a matrix ``Cell`` (``fuzz_cell.compare``): PASS,
+DIVERGED (with the diagnosis of ``diagnosis.diagnose``, plus the runner's first failing
+primitive) or ERROR (the runner's reason; the run goes on).  A scene on which the reference
+itself reaches a non-finite state is rejected and counted, never compared.  With
+``shrink_to``, the first divergence of each scene is shrunk (``shrink.shrink``, same runner, the
+reference as oracle) and written there as a scenario file with its golden.
+``FuzzResult.matrix()`` gives the matrix of the failing scenes plus one summary row
+(``fuzz/passed``: the scenes that passed), so ``report.write_reports`` and ``merge`` take it
+unchanged.  ``fuzz_controls`` runs every control under fuzz.
 """
 
 from __future__ import annotations
@@ -23,9 +24,11 @@ from pathlib import Path
 from typing import Callable
 
 from .. import __version__
-from ..judge.diagnosis import VectorFailure, diagnose, parse_non_finite
+from ..judge.diagnosis import diagnose
+from ..judge.vector_failure import VectorFailure
 from ..contract.driver import run
 from ..errors import InputError
+from .fuzz_cell import compare
 from .fuzz_scenes import KINDS, FuzzScene, kind_of, make_scene
 from ..judge.matrix import DIVERGED, ERROR, PASS, SKIPPED, Cell, MatrixResult, vector_cell
 from ..runners import resolve
@@ -102,51 +105,6 @@ def column_expected(column_id: str, suite_scenarios, goldens: Path) -> Expected:
         raise InputError("command line", "--expected", f"{column_id} is not identical to the reference on the "
                          f"suite ({bad[0].row}: {bad[0].status} {bad[0].reason[:200]}); use the reference")
     return Expected(resolve(column_id))
-
-
-def compare(fs: FuzzScene, runner: Runner, expected: list[str], reference: Runner,
-            vector_failure: Callable[[], VectorFailure | None]) -> Cell:
-    """One (scene, runner) cell: stream the hashes, diagnose the first divergence like the matrix."""
-    started = time.perf_counter()
-    cell = Cell(fs.id, runner.id, PASS)
-    reported = None
-    stream = runner.hashes(fs.scene)
-    try:
-        for step, got in enumerate(stream):
-            if step >= len(expected):
-                cell.status, cell.reason = ERROR, f"returned more than the {len(expected)} states expected"
-                break
-            if got != expected[step]:
-                cell.status, cell.step, reported = DIVERGED, step, got
-                break
-            cell.compared += 1
-        else:
-            if cell.compared != len(expected):
-                cell.status, cell.reason = ERROR, f"returned {cell.compared} states, expected {len(expected)}"
-    except RunnerError as err:
-        tail = f" | stderr: {err.stderr_tail[-300:]}" if err.stderr_tail else ""
-        cell.status, cell.reason = ERROR, err.reason + tail
-        non_finite = parse_non_finite(err.reason)
-        if non_finite is not None and non_finite[0] <= fs.scene.steps:
-            cell.step = non_finite[0]
-            what = f"agent {non_finite[1]} {non_finite[2]}" if non_finite[1] is not None else "agent not named"
-    finally:
-        getattr(stream, "close", lambda: None)()
-    if cell.step is not None:
-        try:
-            cell.diagnosis = diagnose(fs.scene, cell.step, runner, reference, reported) if cell.status == DIVERGED \
-                else diagnose(fs.scene, cell.step, runner, reference, non_finite=what)
-        except RunnerError as err:
-            cell.reason += f" | the diagnosis failed: {err.reason}"
-        if cell.diagnosis is not None:
-            failure = vector_failure()
-            if failure is not None:
-                cell.diagnosis.vector_family, cell.diagnosis.vector_case = failure
-                cell.diagnosis.vector_detail = failure.detail
-            cell.reason = cell.diagnosis.summary() if cell.status == DIVERGED else \
-                cell.reason + f" | diagnosis: {cell.diagnosis.summary()}"
-    cell.seconds = time.perf_counter() - started
-    return cell
 
 
 def divergence_oracle(runner: Runner) -> Callable[[Scene], int | None]:
@@ -236,42 +194,13 @@ def run_fuzz(runners: list[str | Runner], seed: int, count: int | None, seconds:
         count = DEFAULT_COUNT
     ids = [r if isinstance(r, str) else r.id for r in runners]
     result = FuzzResult(ids, expected.name, kinds, seed)
-    live: list[Runner] = []
-    for runner_id, given in zip(ids, runners):
-        runner = resolve(given) if isinstance(given, str) else given
-        try:
-            result.infos[runner_id] = runner.info()
-            live.append(runner)
-        except RunnerUnavailable as err:
-            result.infos[runner_id] = None
-            result.skipped[runner_id] = str(err)
-            runner.close()
-        except RunnerError as err:
-            result.infos[runner_id] = None
-            result.broken[runner_id] = f"failed to start: {err.reason}"
-            runner.close()
+    live = _start_runners(ids, runners, result)
     errors_in_a_row: dict[str, int] = {}
-    failures: dict[str, VectorFailure | None] = {}
-
-    def vector_failure(runner: Runner) -> Callable[[], VectorFailure | None]:
-        def get() -> VectorFailure | None:
-            if runner.id not in failures and not with_vectors:
-                failures[runner.id] = None
-            if runner.id not in failures:
-                row, found = vector_cell(runner, vector_folder)
-                failures[runner.id] = found if row.status == DIVERGED else None  # ERROR: no primitive API
-            return failures[runner.id]
-        return get
+    vector_failure = _vector_failures(vector_folder, with_vectors)
     reference = ReferenceRunner()
     try:
         for index in scene_indices(kinds):
-            if count is not None and result.scenes >= count:
-                break
-            if seconds is not None and time.perf_counter() - started >= seconds:
-                break
-            if stop_at_divergence and any(f.cell.status == DIVERGED for f in result.findings):
-                break
-            if not live:
+            if _done(result, live, count, seconds, started, stop_at_divergence):
                 break
             fs = make_scene(seed, index)
             if on_scene is not None:
@@ -284,12 +213,7 @@ def run_fuzz(runners: list[str | Runner], seed: int, count: int | None, seconds:
             shrunk_once = False
             for runner in list(live):
                 cell = compare(fs, runner, hashes, reference, vector_failure(runner))
-                errors_in_a_row[runner.id] = errors_in_a_row.get(runner.id, 0) + 1 if cell.status == ERROR else 0
-                if errors_in_a_row[runner.id] >= MAX_ERRORS_IN_A_ROW:
-                    result.broken[runner.id] = (f"dropped after {MAX_ERRORS_IN_A_ROW} ERROR scenes in a row: "
-                                                f"{cell.reason}")
-                    live.remove(runner)
-                    runner.close()
+                _count_errors(runner, cell, errors_in_a_row, live, result)
                 if cell.status == PASS:
                     result.passed[runner.id] = result.passed.get(runner.id, 0) + 1
                     result.compared[runner.id] = result.compared.get(runner.id, 0) + cell.compared
@@ -306,6 +230,65 @@ def run_fuzz(runners: list[str | Runner], seed: int, count: int | None, seconds:
             runner.close()
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _start_runners(ids: list[str], runners: list[str | Runner], result: FuzzResult) -> list[Runner]:
+    """The runners that started; the others are SKIPPED (unavailable) or broken in ``result``."""
+    live: list[Runner] = []
+    for runner_id, given in zip(ids, runners):
+        runner = resolve(given) if isinstance(given, str) else given
+        try:
+            result.infos[runner_id] = runner.info()
+            live.append(runner)
+        except RunnerUnavailable as err:
+            result.infos[runner_id] = None
+            result.skipped[runner_id] = str(err)
+            runner.close()
+        except RunnerError as err:
+            result.infos[runner_id] = None
+            result.broken[runner_id] = f"failed to start: {err.reason}"
+            runner.close()
+    return live
+
+
+def _vector_failures(vector_folder: Path,
+                     with_vectors: bool) -> Callable[[Runner], Callable[[], VectorFailure | None]]:
+    """Per runner, a lazy lookup of its first failing primitive, asked once per run."""
+    failures: dict[str, VectorFailure | None] = {}
+
+    def vector_failure(runner: Runner) -> Callable[[], VectorFailure | None]:
+        def get() -> VectorFailure | None:
+            if runner.id not in failures and not with_vectors:
+                failures[runner.id] = None
+            if runner.id not in failures:
+                row, found = vector_cell(runner, vector_folder)
+                failures[runner.id] = found if row.status == DIVERGED else None  # ERROR: no primitive API
+            return failures[runner.id]
+        return get
+    return vector_failure
+
+
+def _done(result: FuzzResult, live: list[Runner], count: int | None, seconds: float | None, started: float,
+          stop_at_divergence: bool) -> bool:
+    """Whether the loop ends before the next scene: enough scenes, time up, caught, or no runner left."""
+    if count is not None and result.scenes >= count:
+        return True
+    if seconds is not None and time.perf_counter() - started >= seconds:
+        return True
+    if stop_at_divergence and any(f.cell.status == DIVERGED for f in result.findings):
+        return True
+    return not live
+
+
+def _count_errors(runner: Runner, cell: Cell, errors_in_a_row: dict[str, int], live: list[Runner],
+                  result: FuzzResult) -> None:
+    """Drops (and closes) a runner after ``MAX_ERRORS_IN_A_ROW`` ERROR cells in a row."""
+    errors_in_a_row[runner.id] = errors_in_a_row.get(runner.id, 0) + 1 if cell.status == ERROR else 0
+    if errors_in_a_row[runner.id] >= MAX_ERRORS_IN_A_ROW:
+        result.broken[runner.id] = (f"dropped after {MAX_ERRORS_IN_A_ROW} ERROR scenes in a row: "
+                                    f"{cell.reason}")
+        live.remove(runner)
+        runner.close()
 
 
 def _shrink_finding(finding: Finding, runner: Runner, folder: Path, budget: float, id_suffix: str) -> None:

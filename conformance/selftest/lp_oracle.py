@@ -1,8 +1,11 @@
-"""Random constraint sets and a vertex-enumeration oracle for the linear programs of the text.
+"""A vertex-enumeration oracle for the linear programs of the text.
 
-Shared by ``tests/test_linear_program.py`` (about 10^4 sets) and ``tools/lp_bruteforce.py``
-(10^5 sets by default, the number the normative text quotes).  Standard library only.  A test
-oracle, not part of what a port reproduces: it may use cos, sin and tolerances.
+Contract: ``closest_point`` and ``classify`` answer the feasible program (the point of the disc
+and the half-planes closest to p; whether a set is decisively feasible, decisively infeasible or
+near the boundary), ``max_min`` answers the fallback (the largest smallest soft distance over the
+disc and the hard prefix), each by an exact enumeration of candidate points.  ``lp_comparison``
+holds the solver against them on the random sets of ``lp_random_sets``.  Standard library only.
+A test oracle, not part of what a port reproduces: it may use cos, sin and tolerances.
 
 A constraint is the solver's tuple (Px, Py, Nx, Ny): the half-plane {v : (v - P).N >= 0} with a
 unit normal N.  Internally the oracle writes every line as (nx, ny, c) meaning n.v = c, with
@@ -47,14 +50,8 @@ maximum up to the tolerance of the membership test.
 
 from __future__ import annotations
 
-import random
-import time
-from dataclasses import dataclass, field
-from math import cos, pi, sin, sqrt
-from typing import Callable, Optional, Sequence
-
-from ..solver.fallback import relax
-from ..solver.linear_program import solve_closest
+from math import sqrt
+from typing import Optional, Sequence
 
 Line = tuple[float, float, float, float]      # (Px, Py, Nx, Ny), the solver's half-plane
 NLine = tuple[float, float, float]            # (nx, ny, c): n.v = c, g(v) = n.v - c
@@ -66,15 +63,6 @@ MEMBER_TOL = 1e-12
 """Tolerance of the oracle's membership test of a candidate (absolute; R <= 3).  Candidates
 are rounded vertices, whose residuals are ~1e-16; a loose tolerance would admit points outside a
 thin wedge that are closer to p than its true apex."""
-
-TOL_CONSTRAINT = 1e-9
-"""The solver's v may violate a half-plane or the disc by at most this."""
-
-TOL_DISTANCE = 1e-9
-"""|v - p| of the solver may differ from the brute-force optimum by at most this."""
-
-TOL_LEVEL = 1e-9
-"""min soft g of the fallback may differ from the brute-force max-min by at most this."""
 
 PARALLEL = 1e-14
 """|cross(n1, n2)| below this: the oracle treats two lines as parallel (no intersection)."""
@@ -199,7 +187,6 @@ def classify(lines: Sequence[Line], radius: float, margin: float = MARGIN) -> st
 # --------------------------------------------------------------------------------------------
 # max-min (fallback)
 
-
 def max_min(lines: Sequence[Line], hard_count: int, radius: float,
             tol: float = MEMBER_TOL) -> tuple[float, float, float]:
     """(F*, vx, vy): the maximum over v in disc ∩ hard of F(v) = min over soft k of g_k(v)."""
@@ -207,6 +194,20 @@ def max_min(lines: Sequence[Line], hard_count: int, radius: float,
     soft = [to_nline(l) for l in lines[hard_count:]]
     if not soft:
         raise ValueError("no soft constraint")
+    best = None
+    for vx, vy in _max_min_candidates(hard, soft, radius):
+        if _violation(hard, radius, vx, vy) > tol:
+            continue
+        f = min(nx * vx + ny * vy - c for nx, ny, c in soft)
+        if best is None or f > best[0]:
+            best = (f, vx, vy)
+    if best is None:
+        raise ValueError("disc and hard constraints do not meet")
+    return best
+
+
+def _max_min_candidates(hard: Sequence[NLine], soft: Sequence[NLine], radius: float) -> list[tuple[float, float]]:
+    """Every candidate maximizer of the module doc, in a fixed order (ties go to the first)."""
     candidates: list[tuple[float, float]] = []
     add = candidates.append
     # vertices of C
@@ -251,254 +252,8 @@ def max_min(lines: Sequence[Line], hard_count: int, radius: float,
                         pt = _meet(rs[0], rs[2])
                     if pt is not None:
                         add(pt)
-    best = None
-    for vx, vy in candidates:
-        if _violation(hard, radius, vx, vy) > tol:
-            continue
-        f = min(nx * vx + ny * vy - c for nx, ny, c in soft)
-        if best is None or f > best[0]:
-            best = (f, vx, vy)
-    if best is None:
-        raise ValueError("disc and hard constraints do not meet")
-    return best
+    return candidates
 
 
 def smallest_soft_distance(lines: Sequence[Line], hard_count: int, vx: float, vy: float) -> float:
     return min(g_of(l, vx, vy) for l in lines[hard_count:])
-
-
-# --------------------------------------------------------------------------------------------
-# random sets
-
-
-@dataclass
-class Case:
-    lines: list[Line]
-    hard_count: int
-    radius: float
-    px: float
-    py: float
-    kind: str
-
-
-def _line(rng: random.Random, radius: float, lo: float, hi: float,
-          normals: list[tuple[float, float]]) -> Line:
-    """A half-plane whose boundary is at signed offset c in [lo, hi] * R from the origin
-    (g(0) = -c * R: the origin is permitted when c < 0).  Sometimes reuses an earlier normal,
-    exactly or reversed, to exercise the parallel branches."""
-    if normals and rng.random() < 0.1:
-        nx, ny = rng.choice(normals)
-        if rng.random() < 0.5:
-            nx, ny = -nx, -ny
-    else:
-        th = rng.uniform(-pi, pi)
-        nx, ny = cos(th), sin(th)
-        if rng.random() < 0.03 and normals:
-            # nearly parallel to an earlier line
-            mx, my = rng.choice(normals)
-            eps = rng.choice([1e-3, 1e-5, 1e-7])
-            nx, ny = mx - my * eps, my + mx * eps
-            ln = sqrt(nx * nx + ny * ny)
-            nx, ny = nx / ln, ny / ln
-    normals.append((nx, ny))
-    c = rng.uniform(lo, hi) * radius
-    s = rng.uniform(-2.0, 2.0) * radius
-    # P = n*c + t*s with t = (-ny, nx): any point of the line
-    return nx * c - ny * s, ny * c + nx * s, nx, ny
-
-
-def random_case(rng: random.Random) -> Case:
-    """One random set: R in [0.5, 3], p within 1.5 R, 1..8 lines, half of the sets with a hard
-    prefix of 1..3 half-planes that contain the origin with a margin (like obstacle constraints,
-    which always admit the zero velocity)."""
-    radius = rng.uniform(0.5, 3.0)
-    th = rng.uniform(-pi, pi)
-    pr = rng.uniform(0.0, 1.5) * radius
-    px, py = pr * cos(th), pr * sin(th)
-    normals: list[tuple[float, float]] = []
-    lines: list[Line] = []
-    if rng.random() < 0.05:
-        return _degenerate_case(rng, radius, px, py)
-    if rng.random() < 0.5:
-        hard_count = rng.randint(1, 3)
-        for _ in range(hard_count):
-            lines.append(_line(rng, radius, -1.0, -0.05, normals))
-        soft = rng.randint(1, 6)
-        kind = "hard"
-    else:
-        hard_count = 0
-        soft = rng.randint(1, 8)
-        kind = "soft"
-    for _ in range(soft):
-        lines.append(_line(rng, radius, -1.2, 0.9, normals))
-    return Case(lines, hard_count, radius, px, py, kind)
-
-
-def _degenerate_case(rng: random.Random, radius: float, px: float, py: float) -> Case:
-    """A few sets near degeneracy: lines through (nearly) one point q of the disc, or tangent
-    to the circle.  Many of them lie within MARGIN of the feasibility boundary (skipped by the
-    closest-point comparison); the fallback is compared on every one the solver rejects."""
-    lines: list[Line] = []
-    if rng.random() < 0.5:
-        qr = rng.uniform(0.0, 1.0) * radius
-        qt = rng.uniform(-pi, pi)
-        qx, qy = qr * cos(qt), qr * sin(qt)
-        jitter = rng.choice([0.0, 1e-12, 1e-9, 1e-6]) * radius
-        kind = "concurrent"
-    else:
-        qx = qy = 0.0
-        jitter = 0.0
-        kind = "tangent"
-    for _ in range(rng.randint(2, 6)):
-        th = rng.uniform(-pi, pi)
-        nx, ny = cos(th), sin(th)
-        if kind == "tangent":
-            c = radius * rng.choice([-1.0, 1.0, 1.0 - 1e-9, 1.0 + 1e-9, 0.5])
-            lines.append((nx * c, ny * c, nx, ny))
-        else:
-            e = rng.uniform(-1.0, 1.0) * jitter
-            lines.append((qx + nx * e, qy + ny * e, nx, ny))
-    return Case(lines, 0, radius, px, py, kind)
-
-
-# --------------------------------------------------------------------------------------------
-# comparison
-
-
-@dataclass
-class Stats:
-    sets: int = 0
-    feasible: int = 0            # decisively feasible, compared
-    infeasible: int = 0          # decisively infeasible, infeasibility confirmed
-    boundary: int = 0            # within MARGIN of the feasibility boundary, skipped
-    fallback: int = 0            # fallback results compared (every set the solver rejected)
-    fallback_hard: int = 0       # ... of which with a hard prefix
-    worst_constraint: float = 0.0   # feasible: largest violation of a half-plane or the disc
-    worst_distance: float = 0.0     # feasible: largest | |v - p| - optimum |
-    worst_fallback_hard: float = 0.0  # fallback: largest violation of disc + hard prefix
-    worst_level: float = 0.0        # fallback: largest | min soft g - max-min |
-    worst_cases: dict = field(default_factory=dict)
-    failures: list = field(default_factory=list)
-
-    def note(self, key: str, err: float, case: Case) -> None:
-        if err > getattr(self, key):
-            setattr(self, key, err)
-            self.worst_cases[key] = (err, case)
-
-    def fail(self, message: str, case: Case) -> None:
-        self.failures.append((message, case))
-
-    def summary(self) -> str:
-        return (f"sets {self.sets}: feasible {self.feasible}, infeasible {self.infeasible}, "
-                f"near the boundary (skipped) {self.boundary}; fallback compared "
-                f"{self.fallback} ({self.fallback_hard} with a hard prefix)\n"
-                f"worst feasible: constraint violation {self.worst_constraint:.3e}, "
-                f"distance error {self.worst_distance:.3e}\n"
-                f"worst fallback: hard/disc violation {self.worst_fallback_hard:.3e}, "
-                f"max-min level error {self.worst_level:.3e}\n"
-                f"disagreements: {len(self.failures)}")
-
-
-def check_fallback(lines: Sequence[Line], hard_count: int, radius: float, failed: int,
-                   case: Case, stats: Stats) -> None:
-    """relax() against the max-min oracle for the program that failed at ``failed``."""
-    vx, vy = relax(lines, hard_count, radius, failed)
-    if failed < hard_count:
-        lines = list(lines[:hard_count])
-        hard_count = 0
-    fstar, _, _ = max_min(lines, hard_count, radius)
-    hard_viol = max(0.0, violation(lines[:hard_count], radius, vx, vy))
-    level = smallest_soft_distance(lines, hard_count, vx, vy)
-    err = abs(level - fstar)
-    stats.fallback += 1
-    if hard_count:
-        stats.fallback_hard += 1
-    stats.note("worst_fallback_hard", hard_viol, case)
-    stats.note("worst_level", err, case)
-    if hard_viol > TOL_CONSTRAINT:
-        stats.fail(f"fallback v=({vx!r}, {vy!r}) violates disc/hard by {hard_viol:.3e}", case)
-    if err > TOL_LEVEL:
-        stats.fail(f"fallback v=({vx!r}, {vy!r}) min soft g {level!r}, brute force {fstar!r}",
-                   case)
-
-
-def check_case(case: Case, stats: Stats) -> None:
-    """Compare solve_closest (and relax when it fails) with the oracle on one set."""
-    stats.sets += 1
-    lines = case.lines
-    radius = case.radius
-    vx, vy, failed = solve_closest(lines, radius, case.px, case.py)
-    verdict = classify(lines, radius)
-    if verdict == "feasible":
-        stats.feasible += 1
-        if failed >= 0:
-            stats.fail(f"solver reports infeasible at {failed}, brute force feasible", case)
-            return
-        nl = [to_nline(l) for l in lines]
-        opt = closest_point(nl, radius, case.px, case.py)
-        assert opt is not None  # classify found an interior point
-        viol = max(0.0, _violation(nl, radius, vx, vy))
-        dist = sqrt((vx - case.px) ** 2 + (vy - case.py) ** 2)
-        derr = abs(dist - opt[2])
-        stats.note("worst_constraint", viol, case)
-        stats.note("worst_distance", derr, case)
-        if viol > TOL_CONSTRAINT:
-            stats.fail(f"solver v=({vx!r}, {vy!r}) violates a constraint by {viol:.3e}", case)
-        if derr > TOL_DISTANCE:
-            stats.fail(f"solver |v - p| = {dist!r}, brute force {opt[2]!r} at {opt[:2]}", case)
-    elif verdict == "infeasible":
-        stats.infeasible += 1
-        if failed < 0:
-            stats.fail("solver reports feasible, brute force clearly empty", case)
-            return
-    else:
-        stats.boundary += 1
-    if failed >= 0:
-        if failed < case.hard_count:
-            # the hard prefix contains the origin by construction: it cannot fail
-            stats.fail(f"solver failed at {failed} inside a feasible hard prefix", case)
-            return
-        check_fallback(lines, case.hard_count, radius, failed, case, stats)
-
-
-def check_hard_prefix_branch(rng: random.Random, stats: Stats) -> bool:
-    """relax() with failed < hard_count: an infeasible soft-only set used as the hard prefix,
-    followed by extra constraints that must be ignored.  Returns False when the drawn set was
-    not usable (feasible), True when compared."""
-    case = random_case(rng)
-    if case.hard_count:
-        return False
-    vx, vy, failed = solve_closest(case.lines, case.radius, case.px, case.py)
-    if failed < 0:
-        return False
-    normals: list[tuple[float, float]] = []
-    extra = [_line(rng, case.radius, -1.2, 0.9, normals) for _ in range(rng.randint(1, 3))]
-    lines = case.lines + extra
-    hard_count = len(case.lines)
-    full = Case(lines, hard_count, case.radius, case.px, case.py, "prefix-failed")
-    stats.sets += 1
-    check_fallback(lines, hard_count, case.radius, failed, full, stats)
-    return True
-
-
-def format_case(case: Case) -> str:
-    return (f"Case(lines={case.lines!r}, hard_count={case.hard_count}, radius={case.radius!r}, "
-            f"px={case.px!r}, py={case.py!r}, kind={case.kind!r})")
-
-
-def run(sets: int, seed: int, progress: Optional[Callable[[int, Stats], None]] = None,
-        every: int = 10_000) -> Stats:
-    """Compare ``sets`` random sets drawn from random.Random(seed)."""
-    rng = random.Random(seed)
-    stats = Stats()
-    for i in range(1, sets + 1):
-        check_case(random_case(rng), stats)
-        if progress is not None and i % every == 0:
-            progress(i, stats)
-    return stats
-
-
-if __name__ == "__main__":  # quick look
-    t0 = time.perf_counter()
-    st = run(2000, 1)
-    print(st.summary(), f"{time.perf_counter() - t0:.1f}s")

@@ -6,8 +6,8 @@ of - and /, deleted statements, loop-bound shifts), each with a stable id.  ``ru
 builds each through the build layer in its own process (in parallel, cached by the mutant's
 source), runs the primitive vectors and then the scenarios cheapest first against the goldens,
 stops at the first divergence, and classifies it: killed (by which vector family or scenario,
-at which step), survived, build failure, or timeout/crash.  Survivors are checked against the
-reviewed list of equivalent mutants (docs/mutation/equivalent.json).
+at which step), survived, build failure, or timeout/crash.  The reviewed equivalents live in
+``equivalents``, the score and report in ``mutation_report``.
 """
 
 from __future__ import annotations
@@ -23,14 +23,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from ..contract import schema_files
-from ..runners.build import C_DIR, cache_root
-from ..errors import InputError
-from ..jsonfile import read_json
+from ..runners.build import cache_root
+from ..runners.c_sources import C_DIR, MUTATED, SOLVER
 
-SOLVER_FILES = ("vector.h", "halfplane.h", "obstacle.h", "obstacle.c", "constraint.h", "constraint.c",
-                "linear_program.h", "linear_program.c", "fallback.h", "fallback.c", "neighbors.h", "neighbors.c",
-                "simulator.c")
 KILLED, SURVIVED, BUILD_FAILED, TIMEOUT = "killed", "survived", "build-failed", "timeout"
 
 
@@ -125,8 +120,8 @@ def _line_mutants(file: str, number: int, line: str) -> list[tuple[str, str]]:
 def generate_mutants(source_dir: Path = C_DIR) -> list[Mutant]:
     """Every mutant of the solver sources, in file and line order."""
     mutants = []
-    for file in SOLVER_FILES:
-        text = (source_dir / file).read_text()
+    for file in MUTATED:
+        text = (source_dir / SOLVER / file).read_text()
         lines = text.splitlines()
         for number, _code in _code_lines(text):
             line = lines[number - 1]
@@ -142,10 +137,11 @@ def generate_mutants(source_dir: Path = C_DIR) -> list[Mutant]:
 
 
 def sources_digest(source_dir: Path = C_DIR) -> str:
-    """SHA-256 of the production C sources a mutant is made from."""
+    """SHA-256 of the production C sources a mutant is made from (solver and harness)."""
     digest = hashlib.sha256()
-    for path in sorted(source_dir.glob("*.[ch]")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    for path in sorted(source_dir.rglob("*.[ch]")):
+        if "cli" not in path.relative_to(source_dir).parts:
+            digest.update(path.relative_to(source_dir).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
 
@@ -159,7 +155,7 @@ def apply(mutant: Mutant, source_dir: Path = C_DIR) -> Path:
     if folder.exists():
         shutil.rmtree(folder)
     shutil.copytree(source_dir, folder, ignore=shutil.ignore_patterns("*.md", "controls", "variants", "cli"))
-    target = folder / mutant.file
+    target = folder / SOLVER / mutant.file
     lines = target.read_text().splitlines(keepends=True)
     newline = "\n" if lines[mutant.line - 1].endswith("\n") else ""
     lines[mutant.line - 1] = mutant.mutated + newline
@@ -204,7 +200,7 @@ def _judge(mutant: Mutant, root: Path, timeout: float) -> Outcome:
     """Build and judge one mutant in its own process."""
     started = time.perf_counter()
     tree = apply(mutant)
-    cmd = [sys.executable, "-m", "conformance.mutate_worker", str(tree), str(root)]
+    cmd = [sys.executable, "-m", "conformance.selftest.mutate_worker", str(tree), str(root)]
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -235,182 +231,7 @@ def run_mutants(mutants: list[Mutant], root: Path, jobs: int | None = None, time
     return outcomes
 
 
-EVIDENCE_SEEDS = 12
-"""Fresh seeds per primitive family behind an equivalence claim (about 100,000 cases)."""
-
-
-def evidence_cases(seeds: int = EVIDENCE_SEEDS) -> Path:
-    """Seeds 1..seeds of every primitive family with the reference's results, computed once
-    and kept in the cache (keyed by the generator and reference sources)."""
-    from ..data import vectors
-    from ..jsonfile import write_json_atomic
-    package = Path(__file__).resolve().parents[1]
-    digest = hashlib.sha256(str(seeds).encode())
-    for path in sorted([package / "data" / "vectors.py", package / "data" / "vector_edges.py",
-                        *(package / "solver").glob("*.py")]):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    path = cache_root() / "mutant-evidence" / f"cases-{digest.hexdigest()[:20]}.json"
-    if not path.exists():
-        cases = {f.name: [c for seed in range(1, seeds + 1) for c in vectors.generate(f.name, seed)]
-                 for f in vectors.FAMILIES}
-        write_json_atomic(path, cases)
-    return path
-
-
-@dataclass(frozen=True)
-class Evidence:
-    """A mutant run on fresh primitive inputs: cases given, cases whose bits differed."""
-
-    compared: int
-    differ: int
-    first: str = ""
-    sources: str = ""
-    """sources_digest() prefix of the C sources the evidence was taken on."""
-    scenarios: int = 0
-    """Slow scenarios also run (bulk path), counted in differ when their hashes differ."""
-
-    def holds(self) -> bool:
-        return self.compared > 0 and self.differ == 0 and self.sources == sources_digest()[:16]
-
-
-def gather_evidence(mutant: Mutant, cases: Path, root: Path, timeout: float = 300.0) -> Evidence:
-    """Runs the mutant on the fresh cases and the slow scenarios, in its own process."""
-    tree = apply(mutant)
-    cmd = [sys.executable, "-m", "conformance.mutate_worker", "--evidence", str(tree), str(cases), str(root)]
-    try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-        data = json.loads(done.stdout.strip().splitlines()[-1])
-    except subprocess.TimeoutExpired:
-        return Evidence(0, 1, f"no answer within {timeout:.0f} s", sources_digest()[:16])
-    except (IndexError, ValueError):
-        return Evidence(0, 1, f"the mutant crashed (status {done.returncode})", sources_digest()[:16])
-    return Evidence(data["compared"], data["differ"], data["first"], sources_digest()[:16], data.get("scenarios", 0))
-
-
-@dataclass(frozen=True)
-class Equivalence:
-    """One reviewed entry of docs/mutation/equivalent.json."""
-
-    id: str
-    reason: str
-    evidence: Evidence | None
-
-    def to_json(self) -> dict:
-        out = {"id": self.id, "reason": self.reason}
-        if self.evidence is not None:
-            out["evidence"] = asdict(self.evidence)
-        return out
-
-
-def read_reviewed(path: Path) -> dict:
-    """docs/mutation/equivalent.json, valid against conformance/schemas/equivalent.schema.json
-    (InputError naming the file, key path and reason otherwise); empty when there is none."""
-    if not path.exists():
-        return {"equivalent": [], "gaps": []}
-    data = read_json(path)
-    found = schema_files.problem("equivalent", data)
-    if found:
-        raise InputError(str(path), *found)
-    return data
-
-
-def load_equivalent(path: Path) -> dict[str, Equivalence]:
-    """The reviewed list: id -> entry (with its evidence, when gathered)."""
-    data = read_reviewed(path)
-    out = {}
-    for entry in data["equivalent"]:
-        ev = entry.get("evidence")
-        out[entry["id"]] = Equivalence(entry["id"], entry["reason"], Evidence(**ev) if ev else None)
-    return out
-
-
-def load_gap_notes(path: Path) -> dict[str, str]:
-    """Reviewed gaps: id -> why no vector or scenario kills the mutant yet."""
-    return {entry["id"]: entry["note"] for entry in read_reviewed(path).get("gaps", [])}
-
-
-def save_equivalent(path: Path, entries: dict[str, Equivalence]) -> None:
-    from ..jsonfile import write_json_atomic
-    data = read_reviewed(path)
-    data["equivalent"] = [entries[k].to_json() for k in sorted(entries, key=_id_order)]
-    write_json_atomic(path, data)
-
-
-def _id_order(mutant_id: str) -> tuple:
+def id_order(mutant_id: str) -> tuple:
+    """Sort key of mutant ids: the solver files in the order of the text, then the line."""
     file, line, *rest = mutant_id.split(":")
-    return (SOLVER_FILES.index(file) if file in SOLVER_FILES else len(SOLVER_FILES), int(line), *rest)
-
-
-def score(outcomes: list[Outcome], equivalent: dict[str, Equivalence]) -> dict:
-    """Counts and scores; a survivor counts as equivalent only when it is on the reviewed list
-    and its evidence holds for the current sources (else it is a gap)."""
-    killed = sum(o.status == KILLED for o in outcomes)
-    survived = [o for o in outcomes if o.status == SURVIVED]
-    gaps = [o for o in survived if not is_equivalent(o.mutant.id, equivalent)]
-    return {
-        "mutants": len(outcomes), "killed": killed, "survived": len(survived),
-        "equivalent": len(survived) - len(gaps), "gaps": len(gaps),
-        "build_failed": sum(o.status == BUILD_FAILED for o in outcomes),
-        "timeout": sum(o.status == TIMEOUT for o in outcomes),
-        "score": killed / max(1, killed + len(survived)),
-        "score_non_equivalent": killed / max(1, killed + len(gaps)),
-    }
-
-
-def is_equivalent(mutant_id: str, equivalent: dict[str, Equivalence]) -> bool:
-    entry = equivalent.get(mutant_id)
-    return entry is not None and entry.evidence is not None and entry.evidence.holds()
-
-
-def write_report(outcomes: list[Outcome], equivalent: dict[str, Equivalence], folder: Path,
-                 seconds: float, gap_notes: dict[str, str] | None = None) -> list[Path]:
-    """report.json and report.md: the score, the survivors with their diffs and verdicts."""
-    from ..jsonfile import write_json_atomic
-    folder.mkdir(parents=True, exist_ok=True)
-    summary = score(outcomes, equivalent)
-    data = {"summary": {**summary, "seconds": round(seconds, 1)},
-            "outcomes": [o.to_json() for o in outcomes]}
-    write_json_atomic(folder / "report.json", data)
-    lines = ["# Mutation report of the C port", "",
-             f"{summary['mutants']} mutants of the solver sources ({', '.join(SOLVER_FILES)}): "
-             f"{sum(o.seconds for o in outcomes) / 60:.0f} minutes of judging (one process per mutant; "
-             f"this report took {seconds / 60:.1f} minutes of wall time, cached verdicts included).", "",
-             "| killed | survived | of which reviewed equivalent | gaps | build failures | timeouts |",
-             "|---|---|---|---|---|---|",
-             f"| {summary['killed']} | {summary['survived']} | {summary['equivalent']} | {summary['gaps']} | "
-             f"{summary['build_failed']} | {summary['timeout']} |", "",
-             f"**Score** killed / (killed + survived): {100 * summary['score']:.1f} %; on non-equivalent "
-             f"mutants killed / (killed + gaps): **{100 * summary['score_non_equivalent']:.1f} %**.", ""]
-    by_killer: dict[str, int] = {}
-    for o in outcomes:
-        if o.status == KILLED:
-            key = o.killed_by.split("#")[0]
-            by_killer[key] = by_killer.get(key, 0) + 1
-    lines += ["## What kills them", "", "| killed by | mutants |", "|---|---|"]
-    lines += [f"| `{k}` | {v} |" for k, v in sorted(by_killer.items(), key=lambda kv: -kv[1])]
-    survivors = [o for o in outcomes if o.status == SURVIVED]
-    lines += ["", "## Survivors", ""]
-    for o in survivors:
-        entry = equivalent.get(o.mutant.id)
-        verdict = "equivalent" if is_equivalent(o.mutant.id, equivalent) else "GAP"
-        lines += [f"### `{o.mutant.id}` — {verdict}", "", "```diff", o.mutant.diff(), "```", ""]
-        if verdict == "GAP" and o.mutant.id in (gap_notes or {}):
-            lines += [f"Reviewed: {gap_notes[o.mutant.id]}", ""]
-        if entry is not None:
-            lines += [entry.reason, ""]
-            ev = entry.evidence
-            if ev is None:
-                lines += ["Evidence: not gathered (`orca-conformance mutate --evidence`).", ""]
-            else:
-                reach = (" (no primitive family calls simulator.c: the scenarios are its evidence)"
-                         if o.mutant.file == "simulator.c" else "")
-                lines += [f"Evidence: {ev.compared:,} fresh primitive cases{reach} and {ev.scenarios} slow "
-                          f"scenario(s), {ev.differ} with other bits" + (f" (first: {ev.first})" if ev.first else "")
-                          + ("" if ev.holds() else "; does not hold for the current sources") + "; every "
-                          "non-slow scenario identical on the bulk, threaded and per-agent paths.", ""]
-    others = [o for o in outcomes if o.status in (BUILD_FAILED, TIMEOUT)]
-    if others:
-        lines += ["## Build failures and timeouts", ""]
-        lines += [f"- `{o.mutant.id}` {o.status}: {o.detail[:160]}" for o in others]
-    (folder / "report.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return [folder / "report.json", folder / "report.md"]
+    return (MUTATED.index(file) if file in MUTATED else len(MUTATED), int(line), *rest)

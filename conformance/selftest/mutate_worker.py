@@ -1,6 +1,6 @@
-"""One mutant's verdict, in its own process: ``python -m conformance.mutate_worker TREE SUITE``
+"""One mutant's verdict, in its own process: ``python -m conformance.selftest.mutate_worker TREE SUITE``
 (or its evidence on fresh inputs and the slow scenarios:
-``python -m conformance.mutate_worker --evidence TREE CASES SUITE``).
+``python -m conformance.selftest.mutate_worker --evidence TREE CASES SUITE``).
 
 Builds the mutated tree through the build layer, runs every primitive vector family and then
 the non-slow scenarios cheapest first (by the bulk path, then threaded, then per agent), and
@@ -66,7 +66,7 @@ def _cost(scenario) -> int:
 
 
 def evidence(tree: Path, cases_file: Path, root: Path) -> dict:
-    """The mutant on fresh random primitive inputs (``mutate.evidence_cases``) and on the slow
+    """The mutant on fresh random primitive inputs (``equivalents.evidence_cases``) and on the slow
     scenarios the verdict skips: how many cases and scenarios it was given, and on how many its
     bits differ from the reference's.  Zero on a large set, with every non-slow scenario passed
     on every run path (the verdict), is the evidence an equivalence claim needs."""

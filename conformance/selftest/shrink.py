@@ -175,6 +175,14 @@ def _map_json(data: dict, visit: Callable[[list, float], float]) -> dict:
     return walk(data, [])
 
 
+def _as_scene(data: dict) -> Iterator[Scene]:
+    """The scene of a candidate's JSON, or nothing when the candidate breaks scene.schema.json."""
+    try:
+        yield Scene.from_json(data)
+    except InputError:
+        return
+
+
 def _simpler_numbers(scene: Scene) -> Iterator[Scene]:
     data = scene.to_json()
     coordinates = [a["position"] for a in data["agents"]] + [w for a in data["agents"] for w in a["waypoints"]]
@@ -188,14 +196,14 @@ def _simpler_numbers(scene: Scene) -> Iterator[Scene]:
             if path[0] == "agents" and path[2] in ("position", "waypoints"):
                 return v - (ox if path[-1] == 0 else oy)
             return v
-        yield Scene.from_json(_map_json(data, shift))
+        yield from _as_scene(_map_json(data, shift))
     leaves: list[tuple[list, float]] = []
     _map_json(data, lambda path, v: leaves.append((path, v)) or v)
     for path, value in leaves:
         for grid in ROUNDINGS:
             simple = round(value * grid) / grid
             if simple != value:
-                yield Scene.from_json(_map_json(data, lambda p, v, t=path, s=simple: s if p == t else v))
+                yield from _as_scene(_map_json(data, lambda p, v, t=path, s=simple: s if p == t else v))
 
 
 # ----------------------------------------------------------------------------- scenario files

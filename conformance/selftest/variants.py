@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..contract import schema_files
-from ..runners.build import C_DIR, cache_root
+from ..runners.build import cache_root
+from ..runners.c_sources import C_DIR
 from ..errors import InputError
 
 

@@ -1,4 +1,4 @@
-"""Half-planes built from one neighbour: another agent, a static segment, or a boundary stretch.
+"""Half-planes built from one neighbor: another agent, a static segment, or a boundary stretch.
 
 Contract: each builder takes positions relative to the steered agent and returns a
 ``HalfPlane`` (P.x, P.y, N.x, N.y) or, for ``for_boundary``, ``None`` when the stretch adds no

@@ -1,4 +1,4 @@
-"""Neighbour selection: which obstacles and agents constrain agent i, and in which order.
+"""Neighbor selection: which obstacles and agents constrain agent i, and in which order.
 
 Contract (independent of the data structure):
 * obstacles with SegmentDistanceSquared <= (obstacleHorizon*maxSpeed + radius)^2, ordered by
@@ -24,8 +24,8 @@ EXACT_CELL_LIMIT = 4503599627370496.0
 """2^52: beyond this |coordinate| / cell, floor() no longer gives exact cell indices."""
 
 CELL_MARGIN = 1.0 + 1.0 / 1024.0
-"""Cells are this much wider than the largest neighbour distance, so that neither the rounding
-of x / cell nor that of the squared distance can put a neighbour outside the 3x3 block."""
+"""Cells are this much wider than the largest neighbor distance, so that neither the rounding
+of x / cell nor that of the squared distance can put a neighbor outside the 3x3 block."""
 
 
 def obstacle_neighbors(x: float, y: float, reach: float,
@@ -43,7 +43,7 @@ def obstacle_neighbors(x: float, y: float, reach: float,
 
 def agent_neighbors_brute_force(i: int, xs: Sequence[float], ys: Sequence[float],
                                 neighbor_distance: float, max_neighbors: int) -> list[tuple[float, int]]:
-    """(squared distance, index) of the neighbours of agent i by checking every agent."""
+    """(squared distance, index) of the neighbors of agent i by checking every agent."""
     xi = xs[i]
     yi = ys[i]
     limit = neighbor_distance * neighbor_distance

@@ -63,7 +63,7 @@ class Simulator:
         return len(self.px)
 
     def grid(self) -> AgentGrid:
-        """Neighbour grid over the current positions."""
+        """Neighbor grid over the current positions."""
         widest = max((p.neighbor_distance for p in self.params), default=0.0)
         return AgentGrid(self.px, self.py, widest)
 

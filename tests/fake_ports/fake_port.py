@@ -28,13 +28,10 @@ import os
 import signal
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from conformance.contract.driver import run  # noqa: E402
-from conformance.contract.scenario import Scene  # noqa: E402
-from conformance.contract.state_hash import state_hash  # noqa: E402
+from conformance.contract.driver import run
+from conformance.contract.scenario import Scene
+from conformance.contract.state_hash import state_hash
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "honest"
 

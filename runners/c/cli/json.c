@@ -194,6 +194,29 @@ static size_t oc_PutUtf8(char* out, long code)
 	return 4;
 }
 
+// The code point of a \u escape whose four hex digits start at p->pos (the "\u" is read); a
+// high surrogate followed by \u and a low surrogate (before `end`) is one code point.
+// -1 for bad hex digits.
+static long oc_ReadCodePoint(ocJsonParser* p, size_t end)
+{
+	long code = oc_ReadHex4(p);
+	if (code >= 0xd800 && code < 0xdc00 && end - p->pos >= 6 && p->text[p->pos] == '\\' && p->text[p->pos + 1] == 'u')
+	{
+		size_t save = p->pos;
+		p->pos += 2;
+		long low = oc_ReadHex4(p);
+		if (low >= 0xdc00 && low < 0xe000)
+		{
+			code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
+		}
+		else
+		{
+			p->pos = save;
+		}
+	}
+	return code;
+}
+
 // A string token (p->pos at the opening quote) decoded into the arena; NULL on error.
 static const char* oc_ParseString(ocJsonParser* p, size_t* length)
 {
@@ -264,27 +287,11 @@ static const char* oc_ParseString(ocJsonParser* p, size_t* length)
 				break;
 			case 'u':
 			{
-				long code = oc_ReadHex4(p);
+				long code = oc_ReadCodePoint(p, end);
 				if (code < 0)
 				{
 					oc_Fail(p, "bad \\u escape");
 					return NULL;
-				}
-				// A high surrogate followed by \u and a low surrogate is one code point.
-				if (code >= 0xd800 && code < 0xdc00 && end - p->pos >= 6 && p->text[p->pos] == '\\' &&
-					p->text[p->pos + 1] == 'u')
-				{
-					size_t save = p->pos;
-					p->pos += 2;
-					long low = oc_ReadHex4(p);
-					if (low >= 0xdc00 && low < 0xe000)
-					{
-						code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
-					}
-					else
-					{
-						p->pos = save;
-					}
 				}
 				// 6 (or 12) token bytes give at most 3 (or 4) bytes of UTF-8: never longer.
 				n += oc_PutUtf8(out + n, code);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // ORCA conformance CLI: the "vectors" request. Each family is one entry point of the solver or
 // the driver; arguments and results are flat lists of hex doubles, integers and nested lists,
-// laid out as docs/protocol.md's table says (and as conformance/vectors.py's FAMILIES).
+// laid out as docs/protocol.md's table says (and as conformance/data/vectors.py's FAMILIES).
 
 #pragma once
 

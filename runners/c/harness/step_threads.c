@@ -4,7 +4,7 @@
 // Each worker has its own scratch workspace in the simulator; the grid is built once before
 // the workers start. Compiled out (single-threaded) with -DOC_NO_THREADS, e.g. for wasm.
 
-#include "simulator.h"
+#include "step_threads.h"
 
 #if !defined(OC_NO_THREADS) && !defined(_WIN32)
 #include <pthread.h>
@@ -12,8 +12,6 @@
 #else
 #define OC_HAS_THREADS 0
 #endif
-
-void oc_Run_StepThreaded(ocSimulator* sim, double dt, int threads, ocVec2* scratch);
 
 #if OC_HAS_THREADS
 typedef struct ocWorkerTask

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// ORCA conformance, C99 port of conformance/scenario.py's Scene: an expanded scenario held as
+// ORCA conformance, C99 port of conformance/contract/scenario.py's Scene: an expanded scenario held as
 // exact doubles. The caller (the cffi runner or the CLI's JSON reader) fills it; nothing here
 // parses decimals, so the same scene reaches every target bit for bit.
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// ORCA conformance, C99 port of conformance/driver.py (see driver.h).
+// ORCA conformance, C99 port of conformance/contract/driver.py (see driver.h).
 
 #include "driver.h"
 #include "fallback.h"
 #include "linear_program.h"
 #include "state_hash.h"
+#include "step_threads.h"
 
 #include <assert.h>
 #include <math.h>
@@ -260,8 +261,6 @@ static void oc_Run_Prefer(ocRun* run)
 	}
 	oc_Simulator_SetPreferredVelocities(run->sim, run->preferred);
 }
-
-void oc_Run_StepThreaded(ocSimulator* sim, double dt, int threads, ocVec2* scratch);
 
 // One step through the single-agent calls of the simulator's API, the way an embedder that
 // drives agents one by one would take it: a preferred velocity per agent; new velocities

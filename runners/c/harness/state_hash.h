@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// ORCA conformance, C99 port of conformance/state_hash.py: canonical state bytes.
+// ORCA conformance, C99 port of conformance/contract/state_hash.py: canonical state bytes.
 //
 // Per agent in index order: position.x, position.y, velocity.x, velocity.y, each an IEEE
 // binary64 written little-endian byte by byte (so big-endian hosts such as s390x produce the

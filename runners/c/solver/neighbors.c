@@ -241,6 +241,82 @@ static inline int oc_FindCell(const ocAgentGrid* grid, int64_t cx, int64_t cy)
 	}
 }
 
+// The id of cell (cx, cy) in the grid's hash table, added (with p as its bounding box) when
+// it is new; linear probing.
+static int oc_AgentGrid_CellFor(ocAgentGrid* grid, int64_t cx, int64_t cy, ocVec2 p, int* cellCount)
+{
+	uint32_t mask = (uint32_t)grid->slotMask;
+	uint32_t s = oc_HashCell(cx, cy) & mask;
+	int id;
+	for (;;)
+	{
+		ocGridSlot* slot = grid->slots + s;
+		if (slot->cell == 0)
+		{
+			id = (*cellCount)++;
+			slot->cx = cx;
+			slot->cy = cy;
+			slot->cell = id + 1;
+
+			ocGridCell* c = grid->cells + id;
+			c->cx = cx;
+			c->cy = cy;
+			c->count = 0;
+			c->minX = p.x;
+			c->maxX = p.x;
+			c->minY = p.y;
+			c->maxY = p.y;
+			break;
+		}
+		if (slot->cx == cx && slot->cy == cy)
+		{
+			id = slot->cell - 1;
+			break;
+		}
+		s = (s + 1) & mask;
+	}
+	return id;
+}
+
+// Each cell's start in the entry array and its 3x3 block (the cell itself first), then the
+// agents placed cell by cell in ascending index order.
+static void oc_AgentGrid_Place(ocAgentGrid* grid, const ocVec2* positions, int count)
+{
+	int cellCount = grid->cellCount;
+	int start = 0;
+	for (int id = 0; id < cellCount; ++id)
+	{
+		ocGridCell* c = grid->cells + id;
+		c->start = start;
+		start += c->count;
+		// reused as the fill cursor below, which restores it
+		c->count = 0;
+
+		// The 3x3 block, the cell itself first.
+		int k = 0;
+		c->around[k++] = id;
+		for (int64_t dx = -1; dx <= 1; ++dx)
+		{
+			for (int64_t dy = -1; dy <= 1; ++dy)
+			{
+				if (dx != 0 || dy != 0)
+				{
+					c->around[k++] = oc_FindCell(grid, c->cx + dx, c->cy + dy);
+				}
+			}
+		}
+	}
+
+	for (int i = 0; i < count; ++i)
+	{
+		ocGridCell* c = grid->cells + grid->cellOf[i];
+		ocGridEntry* entry = grid->entries + c->start + c->count;
+		entry->position = positions[i];
+		entry->index = i;
+		c->count += 1;
+	}
+}
+
 bool oc_AgentGrid_Build(ocAgentGrid* grid, const ocVec2* positions, int count, double maxNeighborDistance)
 {
 	if (oc_AgentGrid_Reserve(grid, count) == false)
@@ -292,7 +368,6 @@ bool oc_AgentGrid_Build(ocAgentGrid* grid, const ocVec2* positions, int count, d
 	// Counting sort of the agents by cell: find or add each agent's cell, count, take the
 	// bounding box; then prefix sums and placement in index order (a cell lists its agents by
 	// ascending index). O(count); the hash table is cleared, never reallocated.
-	uint32_t mask = (uint32_t)grid->slotMask;
 	memset(grid->slots, 0, (size_t)(grid->slotMask + 1) * sizeof(ocGridSlot));
 	int cellCount = 0;
 	for (int i = 0; i < count; ++i)
@@ -300,35 +375,7 @@ bool oc_AgentGrid_Build(ocAgentGrid* grid, const ocVec2* positions, int count, d
 		int64_t cx = grid->cellX[i];
 		int64_t cy = grid->cellY[i];
 		ocVec2 p = positions[i];
-		uint32_t s = oc_HashCell(cx, cy) & mask;
-		int id;
-		for (;;)
-		{
-			ocGridSlot* slot = grid->slots + s;
-			if (slot->cell == 0)
-			{
-				id = cellCount++;
-				slot->cx = cx;
-				slot->cy = cy;
-				slot->cell = id + 1;
-
-				ocGridCell* c = grid->cells + id;
-				c->cx = cx;
-				c->cy = cy;
-				c->count = 0;
-				c->minX = p.x;
-				c->maxX = p.x;
-				c->minY = p.y;
-				c->maxY = p.y;
-				break;
-			}
-			if (slot->cx == cx && slot->cy == cy)
-			{
-				id = slot->cell - 1;
-				break;
-			}
-			s = (s + 1) & mask;
-		}
+		int id = oc_AgentGrid_CellFor(grid, cx, cy, p, &cellCount);
 
 		ocGridCell* c = grid->cells + id;
 		c->count += 1;
@@ -340,38 +387,7 @@ bool oc_AgentGrid_Build(ocAgentGrid* grid, const ocVec2* positions, int count, d
 	}
 	grid->cellCount = cellCount;
 
-	int start = 0;
-	for (int id = 0; id < cellCount; ++id)
-	{
-		ocGridCell* c = grid->cells + id;
-		c->start = start;
-		start += c->count;
-		// reused as the fill cursor below, which restores it
-		c->count = 0;
-
-		// The 3x3 block, the cell itself first.
-		int k = 0;
-		c->around[k++] = id;
-		for (int64_t dx = -1; dx <= 1; ++dx)
-		{
-			for (int64_t dy = -1; dy <= 1; ++dy)
-			{
-				if (dx != 0 || dy != 0)
-				{
-					c->around[k++] = oc_FindCell(grid, c->cx + dx, c->cy + dy);
-				}
-			}
-		}
-	}
-
-	for (int i = 0; i < count; ++i)
-	{
-		ocGridCell* c = grid->cells + grid->cellOf[i];
-		ocGridEntry* entry = grid->entries + c->start + c->count;
-		entry->position = positions[i];
-		entry->index = i;
-		c->count += 1;
-	}
+	oc_AgentGrid_Place(grid, positions, count);
 
 	return true;
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// ORCA conformance, C99 port of conformance/driver.py: preferred velocities, the SplitMix64
+// ORCA conformance, C99 port of conformance/contract/driver.py: preferred velocities, the SplitMix64
 // perturbation and the step loop. Kept apart from the solver so that a driver bug and a
 // solver bug are told apart.
 

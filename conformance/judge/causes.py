@@ -1,0 +1,141 @@
+"""Causes of a divergence: what kind of mistake a port made, in words, once the states differ.
+
+Contract: the kinds a ``Diagnosis`` names are defined here (``ENCODING`` ... ``SOLVER``).  Each
+``*_cause(result, ...)`` is called by ``diagnosis.diagnose`` when the causes before it are ruled
+out, and sets ``result.kind`` and ``result.cause`` (with the ``encoding`` or ``constraint`` it
+found): ``encoding_cause`` for bit-equal dumps under different hashes (naming the wrong encoding
+that reproduces the port's hash), ``position_cause`` when every new velocity of step k is equal
+and a position is not, ``solver_cause`` otherwise: it asks the port's agent_step for the
+divergent agent from the reference's state k - 1 and names the constraint list, the linear
+program or the step composition.  A port whose agent_step fails gets the plain "solver bug"
+and a note.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..data import vectors
+from ..contract.float_bits import bits
+from ..runners.base import Runner, RunnerError, StateDump
+from ..contract.scenario import Scene
+from .hash_encoding import canonical_hash, wrong_encodings
+from .state_difference import POSITION_FIELDS, first_state_difference
+from .step_comparison import (ConstraintDifference, StepResult, agent_step_args, ask_primitive, compare_steps,
+                              runner_agent_step, sequential_reproduces, step_result)
+
+if TYPE_CHECKING:  # diagnosis.py imports this module to fill its Diagnosis
+    from .diagnosis import Diagnosis
+
+
+# Causes, as ``Diagnosis.kind`` (the cause text says the same in words).
+ENCODING, LOAD, DRIVER, POSITION_UPDATE = "hash-encoding", "load", "driver", "position-update"
+CONSTRAINTS, VELOCITY, COMPOSITION, SOLVER = "constraints", "velocity", "composition", "solver"
+
+
+def encoding_cause(result: Diagnosis, got: StateDump, reported_hash: str) -> None:
+    """The dumps are bit-equal although the hashes differ: say which encoding the port used."""
+    result.kind = ENCODING
+    k = result.step
+    canonical = canonical_hash(got.agents)
+    if canonical is None:
+        result.cause = (f"the state hash encoding is wrong: the dumped state of step {k} equals the reference's "
+                        "bit for bit, but the hashes differ")
+        return
+    text = (f"the state hash encoding is wrong: the dumped state of step {k} equals the reference's bit for bit "
+            f"and its canonical hash is {canonical[:16]}..., but the port reported {reported_hash[:16]}...")
+    matches = [description for description, digest in wrong_encodings(got.agents) if digest == reported_hash]
+    if matches:
+        result.encoding = matches[0]
+        result.cause = f"{text}; that is the hash of the state written with {matches[0]}"
+        if len(matches) > 1:
+            result.cause += f" (or {len(matches) - 1} other layouts that give the same bytes for this state)"
+        return
+    result.cause = (f"{text}; no usual mistake (byte order, field order, signed zero, positions only) reproduces "
+                    "it, or the port's run and dump compute different states (docs/porting.md section 3)")
+
+
+def position_cause(result: Diagnosis, scene: Scene, expected_prev: StateDump, got: StateDump) -> None:
+    """Every new velocity is equal, a position is not: the update p = p + v*dt is wrong."""
+    k = result.step
+    diff = first_state_difference(_expected_positions(expected_prev, got, scene.dt), got, POSITION_FIELDS)
+    result.kind = POSITION_UPDATE
+    result.cause = (f"position update (p = p + v*dt) is wrong: same state and preferred velocities at step {k - 1} "
+                    f"and every new velocity of step {k} equals the reference's, but the positions differ")
+    if diff is None:
+        return
+    i = diff.agent
+    prev = expected_prev.agents[i]
+    f = 0 if diff.field.endswith(".x") else 1
+    if bits(diff.got) == bits(prev[f] + prev[2 + f] * scene.dt):
+        result.cause += (f" (agent {i}: it equals p + v*dt with the velocity of step {k - 1}: the port moved with "
+                         "the old velocity, before storing the new one)")
+    elif bits(diff.got) == bits(prev[f]):
+        result.cause += f" (agent {i}: the position was not updated)"
+
+
+def _expected_positions(expected_prev: StateDump, got: StateDump, dt: float) -> StateDump:
+    """The positions p + v*dt of the port's new velocities from the reference's step k - 1."""
+    rows = [(p[0] + g[2] * dt, p[1] + g[3] * dt, g[2], g[3], g[4], g[5])
+            for p, g in zip(expected_prev.agents, got.agents)]
+    return StateDump(got.step, tuple(rows))
+
+
+def _constraints(step: StepResult) -> str:
+    """"3 constraints (1 from obstacles)"."""
+    return f"{len(step.lines)} constraint{'' if len(step.lines) == 1 else 's'} ({step.hard} from obstacles)"
+
+
+def solver_cause(result: Diagnosis, scene: Scene, runner: Runner, agent: int, expected_prev: StateDump,
+                 got: StateDump | None) -> None:
+    """Ask the port's agent_step for the divergent agent from the reference's state k - 1."""
+    k = result.step
+    plain = f"solver bug: same state and preferred velocities at step {k - 1}, different new velocities"
+    args = agent_step_args(scene, expected_prev, agent)
+    reference = step_result(vectors.FAMILY_BY_NAME["agent_step"].reference(*args))
+    try:
+        port = runner_agent_step(runner, args)
+    except RunnerError as err:
+        result.kind, result.cause = SOLVER, plain
+        result.notes.append(f"the port's agent_step primitive failed ({err.reason[:200]}), so its constraint "
+                            "assembly and programs could not be told from the composition of its step")
+        return
+    difference = compare_steps(scene, expected_prev, agent, reference, port)
+    where = f"from the reference's state of step {k - 1} (same state and preferred velocities)"
+    if difference is not None and difference.index is not None:
+        result.kind, result.constraint = CONSTRAINTS, difference
+        if not difference.reading:
+            ask_primitive(difference, scene, expected_prev, runner)
+        if difference.reading:
+            reading = f"; {difference.reading} reproduces the port's list"
+        elif difference.primitive:
+            reading = f"; {difference.primitive}"
+        else:
+            reading = ("; where the primitives it is built from pass their vectors, suspect what is fed to them: "
+                       "a horizon or parameter mix-up (time_horizon against agents, time_horizon_obst against "
+                       "segments and in the reach, the radius sum), the neighbor selection or its order")
+        result.cause = (f"solver bug in the constraint list of agent {agent}: {where}, the port's agent_step gives "
+                        f"{_constraints(port)}, the reference {_constraints(reference)}; "
+                        f"{difference.describe()}{reading}")
+    elif difference is not None:
+        result.kind, result.constraint = VELOCITY, difference
+        result.cause = (f"solver bug in the linear program or its fallback: {where}, the port's agent_step gives "
+                        f"agent {agent} the reference's {_constraints(reference)} but another new velocity "
+                        f"({difference.describe()})")
+    else:
+        _composition_cause(result, scene, agent, reference, expected_prev, got)
+
+
+def _composition_cause(result: Diagnosis, scene: Scene, agent: int, reference: StepResult,
+                       expected_prev: StateDump, got: StateDump | None) -> None:
+    """agent_step agrees with the reference, the port's step does not: the composition is wrong."""
+    k = result.step
+    result.kind = COMPOSITION
+    result.constraint = ConstraintDifference(agent, None, field="step result")
+    result.cause = (f"step composition is wrong: from the reference's state of step {k - 1} the port's agent_step "
+                    f"gives agent {agent} the reference's {_constraints(reference)} and new velocity, but "
+                    f"its step gives agent {agent} another velocity: the step does not compose them as the text "
+                    "does (agents updated in place, one after the other, instead of every new velocity from the "
+                    "start-of-step state; or another time step, preferred velocity or parameter fed to the step)")
+    if got is not None and sequential_reproduces(scene, expected_prev, got, agent):
+        result.cause += f"; an in-place sequential update reproduces the port's velocity of agent {agent}"

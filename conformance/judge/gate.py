@@ -1,0 +1,47 @@
+"""The verdict of one matrix run, as ``orca-conformance matrix`` prints it and exits on it.
+
+Contract: ``judge_matrix(result, scenarios, runners, strict)`` reads a finished
+``MatrixResult`` and never runs anything: its summary line (cells passed, failed, skipped;
+states and vectors compared), and whether the run fails the gate: on any DIVERGED or ERROR
+cell; on a run that compared nothing (with the line saying why); and with ``strict`` on any
+SKIPPED cell, since a gate must not pass on columns that did not run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .matrix import MatrixResult
+
+
+@dataclass(frozen=True)
+class MatrixVerdict:
+    summary: str
+    reason: str
+    """The line saying why the run fails although no cell may have failed; empty otherwise."""
+    failed: bool
+
+
+def judge_matrix(result: MatrixResult, scenarios: int, runners: int, strict: bool) -> MatrixVerdict:
+    failed = result.failed()
+    skipped = sum(1 for c in result.cells.values() if c.status == "SKIPPED")
+    passed = sum(1 for c in result.cells.values() if c.status == "PASS")
+    summary = (f"\nmatrix: {_plural(scenarios, 'scenario')} x {_plural(runners, 'runner')}: "
+               f"{passed} passed, {len(failed)} failed, {skipped} skipped; {result.compared()} states and vectors "
+               f"compared in {result.seconds:.1f} s")
+    if result.compared() == 0:
+        if not result.cells:
+            cause = "no scenario selected and no vectors row"
+        elif failed:
+            cause = "every cell that ran ended in ERROR (see the ERROR lines above)"
+        else:
+            cause = "every runner was skipped (see the SKIPPED lines above)"
+        return MatrixVerdict(summary, f"matrix: nothing was compared: {cause}", True)
+    if strict and skipped:
+        return MatrixVerdict(summary, f"matrix: --strict: {_plural(skipped, 'skipped cell')} fail the gate (a gate "
+                             "must not pass on columns that did not run)", True)
+    return MatrixVerdict(summary, "", bool(failed))
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")

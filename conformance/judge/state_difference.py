@@ -1,0 +1,71 @@
+"""State differences: the first value two state dumps disagree on, bit for bit.
+
+Contract: ``first_state_difference(expected, got, fields)`` returns the ``Difference`` of the
+first agent (in index order) and, within it, the first of ``fields`` (dump field indices; by
+default ``STATE_FIELDS``, velocity before position) whose bits differ, or None when they are all
+bit-equal; dumps with different agent counts give a ``Difference`` of agent -1 naming both
+counts.  A ``Difference`` holds both values and their ULP distance.  ``hex_bits`` and
+``hex_value`` write a double as its 16 hex digits (and its repr), as every cause and report
+shows a value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..contract.float_bits import bits, ulp_distance
+from ..runners.base import DUMP_FIELDS, StateDump
+
+
+def hex_bits(value: float) -> str:
+    return f"0x{bits(value):016X}"
+
+
+def hex_value(value: float) -> str:
+    return f"{hex_bits(value)} ({value!r})"
+
+
+@dataclass
+class Difference:
+    """One differing value of a dump."""
+
+    agent: int
+    field: str
+    expected: float
+    got: float
+
+    @property
+    def ulps(self) -> int | None:
+        return ulp_distance(self.expected, self.got)
+
+    def distance_text(self) -> str:
+        ulps = self.ulps
+        if ulps is None:
+            return "NaN involved"
+        if ulps == 0:
+            return "zeros of opposite sign"
+        return f"{ulps} ulp"
+
+    def describe(self) -> str:
+        distance = self.distance_text()
+        return (f"agent {self.agent} {self.field}: expected {hex_bits(self.expected)} ({self.expected!r}), "
+                f"got {hex_bits(self.got)} ({self.got!r}), {distance}")
+
+
+STATE_FIELDS = (2, 3, 0, 1)
+"""Velocity before position: the velocity of a step is computed first and moves the position."""
+PREFERRED_FIELDS = (4, 5)
+VELOCITY_FIELDS = (2, 3)
+POSITION_FIELDS = (0, 1)
+
+
+def first_state_difference(expected: StateDump, got: StateDump,
+                           fields: tuple[int, ...] = STATE_FIELDS) -> Difference | None:
+    """First agent (then field, in the given order) whose bits differ, or None."""
+    if len(expected.agents) != len(got.agents):
+        return Difference(-1, f"agent count {len(got.agents)} vs {len(expected.agents)}", 0.0, 0.0)
+    for i, (row_e, row_g) in enumerate(zip(expected.agents, got.agents)):
+        for f in fields:
+            if bits(row_e[f]) != bits(row_g[f]):
+                return Difference(i, DUMP_FIELDS[f], row_e[f], row_g[f])
+    return None

@@ -1,0 +1,266 @@
+"""Agent-step comparison: one agent's ``agent_step`` by the port against the reference's.
+
+Contract: ``agent_step_args(scene, state, agent)`` are the decoded agent_step arguments of one
+agent of a scene in a dumped state; ``step_result`` reads an agent_step result as a
+``StepResult`` and ``runner_agent_step`` asks a port for one (RunnerError when it fails or
+answers nonsense).  ``compare_steps`` returns the first ``ConstraintDifference`` of two results
+(the obstacle constraints, then the agent constraints, each part on its own so that a missing
+constraint is named as missing, then the new velocity), or None; a differing constraint
+carries the misreading of ``READINGS`` that reproduces the port's whole list, if one does.
+``ask_primitive`` adds what the port's own constraint primitive answers for that constraint's
+inputs (nothing when it cannot answer); ``sequential_reproduces`` says whether updating the
+agents in place, one after the other, gives the port's velocity.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..data import vectors
+from ..contract.float_bits import bits
+from ..runners.base import Runner, RunnerError, StateDump
+from ..contract.scenario import Scene
+from .state_difference import hex_value
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """One agent's agent_step: constraint list, hard count, new velocity."""
+
+    lines: tuple[tuple[float, float, float, float], ...]
+    hard: int
+    vx: float
+    vy: float
+
+
+@dataclass
+class ConstraintDifference:
+    """The first difference between the port's and the reference's ``agent_step`` of one agent."""
+
+    agent: int
+    index: int | None
+    """Index of the first differing constraint in the list; None when only the velocity differs."""
+    neighbor: str = ""
+    """"obstacle: segment s" or "agent neighbor j" (the reference's, else the port's)."""
+    field: str = ""
+    """P.x, P.y, N.x, N.y, "missing", "extra", velocity.x or velocity.y ("step result" for a
+    composition: the list and velocity agree, the port's step does not)."""
+    expected: str = ""
+    got: str = ""
+    reading: str = ""
+    """The misreading of the constraint assembly that reproduces the port's list, if one does."""
+    primitive: str = ""
+    """What the port's own constraint primitive answers for this constraint's inputs, if asked."""
+
+    def describe(self) -> str:
+        if self.index is None:
+            return f"{self.field}: expected {self.expected}, got {self.got}"
+        what = f"constraint {self.index} ({self.neighbor})" if self.neighbor else f"constraint {self.index}"
+        if self.field in ("missing", "extra"):
+            return f"{what} is {self.field} in the port's list ({self.got})"
+        return f"{what} differs in {self.field}: expected {self.expected}, got {self.got}"
+
+
+PLANE_FIELDS = ("P.x", "P.y", "N.x", "N.y")
+
+
+def agent_step_args(scene: Scene, state: StateDump, agent: int) -> list:
+    """The agent_step arguments (decoded) of one agent of a scene in a dumped state."""
+    rows, agents = state.agents, scene.agents
+    return [agent, *[[r[f] for r in rows] for f in range(6)],
+            [a.params.radius for a in agents], [a.params.max_speed for a in agents],
+            [a.params.neighbor_distance for a in agents], [a.params.max_neighbors for a in agents],
+            [a.params.time_horizon for a in agents], [a.params.time_horizon_obst for a in agents],
+            list(scene.segments), scene.dt]
+
+
+def step_result(values: Sequence) -> StepResult:
+    """A decoded agent_step result (lines, hard count, vx, vy) as a StepResult."""
+    lines, hard, vx, vy = values
+    return StepResult(tuple(tuple(line) for line in lines), int(hard), vx, vy)
+
+
+def runner_agent_step(runner: Runner, args: list) -> StepResult:
+    """The port's agent_step; RunnerError (reason) when it fails or answers nonsense."""
+    family = vectors.FAMILY_BY_NAME["agent_step"]
+    encoded = [vectors.encode_value(c, v) for c, v in zip(family.args, args)]
+    results = runner.vectors("agent_step", [encoded])
+    try:
+        return step_result([vectors.decode_value(c, v) for c, v in zip(family.result, results[0])])
+    except (TypeError, ValueError, IndexError) as err:
+        raise RunnerError(f"malformed agent_step result: {err}") from None
+
+
+def compare_steps(scene: Scene, state: StateDump, agent: int, reference: StepResult,
+                  port: StepResult) -> ConstraintDifference | None:
+    """The first difference of two agent_step results: in the obstacle constraints, then in the
+    agent constraints (each part compared on its own, so that a missing obstacle is named as
+    such), then the velocity."""
+    names = _neighbor_names(scene, state, agent, reference)
+    parts = ((reference.lines[:reference.hard], port.lines[:port.hard], 0, "obstacle"),
+             (reference.lines[reference.hard:], port.lines[port.hard:], reference.hard, "agent neighbor"))
+    for want_part, have_part, offset, kind in parts:
+        for j, (want, have) in enumerate(zip(want_part, have_part)):
+            for f in range(4):
+                if bits(want[f]) != bits(have[f]):
+                    found = ConstraintDifference(agent, offset + j, names[offset + j], PLANE_FIELDS[f],
+                                                 hex_value(want[f]), hex_value(have[f]))
+                    return _with_reading(found, scene, state, port)
+        if len(want_part) != len(have_part):
+            j = min(len(want_part), len(have_part))
+            missing = len(want_part) > len(have_part)
+            line = want_part[j] if missing else have_part[j]
+            found = ConstraintDifference(
+                agent, offset + j, names[offset + j] if missing else kind, "missing" if missing else "extra",
+                got=f"{len(have_part)} {kind} constraints, not {len(want_part)}; "
+                    f"{'the reference' if missing else 'the port'} has ({', '.join(repr(v) for v in line)})")
+            return _with_reading(found, scene, state, port)
+    for name, want, have in (("velocity.x", reference.vx, port.vx), ("velocity.y", reference.vy, port.vy)):
+        if bits(want) != bits(have):
+            return ConstraintDifference(agent, None, "", name, hex_value(want), hex_value(have))
+    return None
+
+
+def _neighbor_names(scene: Scene, state: StateDump, agent: int, reference: StepResult) -> list[str]:
+    """"obstacle: segment s" / "agent neighbor j" for every constraint of the reference's list."""
+    sim = _simulator(scene, state)
+    prm = sim.params[agent]
+    from ..solver.neighbors import obstacle_neighbors
+    names = []
+    if sim.segments:
+        reach = prm.time_horizon_obst * prm.max_speed + prm.radius
+        names += [f"obstacle: segment {s}" for _, s in obstacle_neighbors(sim.px[agent], sim.py[agent], reach,
+                                                                          sim.segments)]
+    names += [f"agent neighbor {j}" for _, j in sim.grid().neighbors(agent, prm.neighbor_distance, prm.max_neighbors)]
+    return names + [""] * max(0, len(reference.lines) - len(names))
+
+
+def _assembly(sim, i: int, dt: float, reach_of, segment_tau, agent_tau, agent_radius,
+              agents_first: bool = False, by_index: bool = False) -> tuple[list, int]:
+    """The reference's constraint assembly with its inputs swappable (for naming a misreading)."""
+    from ..solver.constraint import agent_constraint, segment_constraint
+    from ..solver.neighbors import obstacle_neighbors
+    prm = sim.params[i]
+    x, y = sim.px[i], sim.py[i]
+    obstacles = []
+    if sim.segments:
+        for _, s in obstacle_neighbors(x, y, reach_of(prm), sim.segments):
+            ax, ay, bx, by = sim.segments[s]
+            obstacles.append(segment_constraint(ax - x, ay - y, bx - x, by - y, prm.radius, segment_tau(prm), dt))
+    found = sim.grid().neighbors(i, prm.neighbor_distance, prm.max_neighbors)
+    if by_index:
+        found = sorted(found, key=lambda n: n[1])
+    agents = [agent_constraint(sim.px[j] - x, sim.py[j] - y, agent_radius(prm, sim.params[j]), agent_tau(prm), dt,
+                               sim.vx[i], sim.vy[i], sim.vx[j], sim.vy[j]) for _, j in found]
+    if agents_first:
+        return agents + obstacles, len(agents)
+    return obstacles + agents, len(obstacles)
+
+
+def _reach(p) -> float:
+    return p.time_horizon_obst * p.max_speed + p.radius
+
+
+def _sum(p, q) -> float:
+    return p.radius + q.radius
+
+
+READINGS: tuple[tuple[str, dict], ...] = (
+    ("swapping the two time horizons (time_horizon against segments and in the reach, time_horizon_obst "
+     "against agents)", dict(reach_of=lambda p: p.time_horizon * p.max_speed + p.radius,
+                             segment_tau=lambda p: p.time_horizon, agent_tau=lambda p: p.time_horizon_obst)),
+    ("time_horizon_obst against agents (a horizon mix-up)", dict(agent_tau=lambda p: p.time_horizon_obst)),
+    ("time_horizon against segments (a horizon mix-up)", dict(segment_tau=lambda p: p.time_horizon)),
+    ("time_horizon in the obstacle reach", dict(reach_of=lambda p: p.time_horizon * p.max_speed + p.radius)),
+    ("the obstacle reach without the radius (time_horizon_obst * max_speed)",
+     dict(reach_of=lambda p: p.time_horizon_obst * p.max_speed)),
+    ("the agent's own radius instead of the radius sum rA + rB", dict(agent_radius=lambda p, q: p.radius)),
+    ("agent constraints listed before the obstacle constraints", dict(agents_first=True)),
+    ("agent neighbors listed by index instead of by distance", dict(by_index=True)),
+)
+"""Misreadings of the constraint assembly that ``compare_steps`` tries, in this order, to name
+the one that reproduces a port's list."""
+
+
+def _with_reading(difference: ConstraintDifference, scene: Scene, state: StateDump,
+                  port: StepResult) -> ConstraintDifference:
+    """The difference, with the first reading of READINGS that gives the port's list exactly."""
+    sim = _simulator(scene, state)
+    want = [tuple(bits(v) for v in line) for line in port.lines]
+    for text, knobs in READINGS:
+        options = dict(reach_of=_reach, segment_tau=lambda p: p.time_horizon_obst, agent_tau=lambda p: p.time_horizon,
+                       agent_radius=_sum)
+        options.update(knobs)
+        try:
+            lines, hard = _assembly(sim, difference.agent, scene.dt, **options)
+        except (ArithmeticError, ValueError):
+            continue
+        if hard == port.hard and [tuple(bits(v) for v in line) for line in lines] == want:
+            difference.reading = text
+            break
+    return difference
+
+
+def ask_primitive(difference: ConstraintDifference, scene: Scene, state: StateDump, runner: Runner) -> None:
+    """Ask the port's own agent_constraint or segment_constraint primitive for the differing
+    constraint, with the inputs the reference's step gives it: if it answers the port's plane,
+    the primitive is wrong for these inputs; if it answers the reference's plane, what the
+    port's step feeds it differs.  Says nothing when the port cannot answer."""
+    if difference.field not in PLANE_FIELDS:
+        return
+    sim = _simulator(scene, state)
+    i, prm = difference.agent, sim.params[difference.agent]
+    x, y = sim.px[i], sim.py[i]
+    if difference.neighbor.startswith("agent neighbor "):
+        j = int(difference.neighbor.rsplit(" ", 1)[1])
+        family = "agent_constraint"
+        args = [sim.px[j] - x, sim.py[j] - y, prm.radius + sim.params[j].radius, prm.time_horizon, scene.dt,
+                sim.vx[i], sim.vy[i], sim.vx[j], sim.vy[j]]
+    elif difference.neighbor.startswith("obstacle: segment "):
+        ax, ay, bx, by = sim.segments[int(difference.neighbor.rsplit(" ", 1)[1])]
+        family = "segment_constraint"
+        args = [ax - x, ay - y, bx - x, by - y, prm.radius, prm.time_horizon_obst, scene.dt]
+    else:
+        return
+    fam = vectors.FAMILY_BY_NAME[family]
+    try:
+        answer = runner.vectors(family, [[vectors.encode_value(c, v) for c, v in zip(fam.args, args)]])
+        plane = [vectors.decode_value(c, v) for c, v in zip(fam.result, answer[0])]
+    except (RunnerError, LookupError, TypeError, ValueError):
+        return
+    expected = fam.reference(*args)
+    shown = ", ".join(f"{name}={hex_value(v)}" for name, v in zip(("ax", "ay", "r" if family == "agent_constraint"
+                                                                     else "bx"), args[:3]))
+    if [bits(v) for v in plane] == [bits(v) for v in expected]:
+        difference.primitive = (f"the port's {family} primitive gives the reference's plane for the inputs the "
+                                "reference's step feeds it, so the port's step feeds it something else: a horizon "
+                                "or parameter mix-up, the relative position or velocities, the neighbor order")
+    else:
+        difference.primitive = (f"the port's own {family} primitive gives a wrong plane for the inputs of this "
+                                f"constraint ({shown}, ...): the primitive is wrong, not what is fed to it")
+
+
+def sequential_reproduces(scene: Scene, expected_prev: StateDump, got: StateDump, agent: int) -> bool:
+    """Whether updating agents one after the other, in place, gives the port's velocity of ``agent``."""
+    from ..solver.neighbors import AgentGrid
+    sim = _simulator(scene, expected_prev)
+    widest = max((a.params.neighbor_distance for a in scene.agents), default=0.0)
+    grid = AgentGrid(list(sim.px), list(sim.py), widest)
+    dt = scene.dt
+    for i in range(agent + 1):
+        vx, vy = sim.new_velocity(i, dt, grid)
+        sim.vx[i], sim.vy[i] = vx, vy
+        sim.px[i], sim.py[i] = sim.px[i] + vx * dt, sim.py[i] + vy * dt
+    row = got.agents[agent]
+    return bits(sim.vx[agent]) == bits(row[2]) and bits(sim.vy[agent]) == bits(row[3])
+
+
+def _simulator(scene: Scene, state: StateDump):
+    """A reference Simulator holding the scene's agents in a dumped state (preferred velocities too)."""
+    from ..solver import Simulator
+    sim = Simulator(scene.segments)
+    for a, row in zip(scene.agents, state.agents):
+        i = sim.add_agent((row[0], row[1]), a.params, (row[2], row[3]))
+        sim.pref_x[i], sim.pref_y[i] = row[4], row[5]
+    return sim

@@ -1,0 +1,48 @@
+"""How a command line names runners: ``--runners A,B`` and ``--runner ID``.
+
+Contract: ``runner_options(parser, default)`` adds both options to a subcommand, repeatable and
+both into ``runner_ids`` in the order given: ``--runners`` splits on commas (blanks dropped),
+``--runner`` takes one id whole, commas included, so that an ``exec:`` command may hold one
+(an empty id is a usage error).  ``chosen_runners(given)`` is that list without duplicates;
+it raises ``InputError`` (bad input) when it names no runner or an unknown one, before
+anything runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..errors import InputError
+from . import DEFAULT_COLUMNS, resolve
+
+
+def split_runner_list(text: str) -> list[str]:
+    """``--runners A,B``: the ids between commas, stripped, blanks dropped."""
+    return [r.strip() for r in text.split(",") if r.strip()]
+
+
+def one_runner_id(text: str) -> str:
+    """``--runner ID``: one id taken whole (commas included), stripped; never empty."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("empty runner id")
+    return text.strip()
+
+
+def runner_options(p: argparse.ArgumentParser, default: str) -> None:
+    """--runners A,B and --runner ID (both repeatable, into ``runner_ids``), with the ids in the help."""
+    ids = ", ".join(DEFAULT_COLUMNS + ["reference", "exec:<command>", "control:<name>"])
+    p.add_argument("--runners", metavar="A,B", dest="runner_ids", action="extend", type=split_runner_list,
+                   help=f"runner ids, comma-separated (repeatable; {default}): {ids}")
+    p.add_argument("--runner", metavar="ID", dest="runner_ids", action="append", type=one_runner_id,
+                   help="one runner id taken whole, so an exec: command may contain commas, e.g. "
+                        "'exec:./my-port --x=a,b' (repeatable; mixes with --runners, columns in the order given)")
+
+
+def chosen_runners(given: list[str]) -> list[str]:
+    """The runner ids as given (in order, duplicates dropped), each one known."""
+    ids = list(dict.fromkeys(given))
+    if not ids:
+        raise InputError("command line", "runners", "names no runner (--runners A,B or --runner ID)")
+    for runner_id in ids:
+        resolve(runner_id)  # unknown ids are bad input, before anything runs
+    return ids

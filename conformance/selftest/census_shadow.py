@@ -1,0 +1,202 @@
+"""The census's instrumented copy of the reference, in a package namespace of its own.
+
+Contract: ``instrumented_tree(module)`` parses one module of ``INSTRUMENTED`` (the solver and
+the driver) and rewrites every decision into a call that records it: each comparison (each half
+of a chained one) into ``_probe``, each sort or ``nsmallest`` input into ``_ties``, returning
+the rewritten tree and its ``Site`` list.  ``load_shadow(tally)`` executes those trees, and a
+fresh copy of data/vectors.py bound to them, as the package ``SHADOW`` whose probes count into
+the ``Tally``; every module of ``SHARED`` (no decision of the contract in it) is the real one.
+The reference itself is never touched.  A module of the suite that data/vectors.py imports must
+be in ``SHARED`` or ``INSTRUMENTED``; one that imports the solver or the driver and is used by
+the census run must be instrumented, or the census measures the uninstrumented reference.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import math
+import operator
+import sys
+import types
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
+SHADOW = "orca_census_shadow"
+"""Name of the package namespace that holds the instrumented copies."""
+
+INSTRUMENTED = ("solver.vector", "solver.halfplane", "solver.obstacle", "solver.constraint",
+                "solver.linear_program", "solver.fallback", "solver.neighbors", "solver.simulator",
+                "solver", "contract.driver")
+"""Modules whose decisions are the port contract, in import order (``solver`` is the package)."""
+
+SHARED = ("errors", "jsonfile", "contract.float_bits", "contract.schema_files", "contract.generators",
+          "contract.strict_yaml", "contract.expectations", "contract.scenario", "contract.state_hash",
+          "data.vector_edges", "data.vector_lattice", "data.vector_boundaries", "data.vector_random")
+"""Modules the shadow shares with the real package (no decision of the contract in them)."""
+
+
+@dataclass(frozen=True)
+class Site:
+    """One decision of the reference."""
+
+    id: str
+    """``module.function: source`` (with ``#2`` ... when the same text repeats in a function)."""
+    module: str
+    function: str
+    line: int
+    text: str
+    kind: str
+    """``compare`` (a comparison, one side of a chain) or ``ties`` (a sort or selection by key)."""
+
+
+def source_path(module: str) -> Path:
+    """The source file of a module of the package (``solver`` is the package's __init__.py)."""
+    parts = module.split(".")
+    path = PACKAGE_DIR.joinpath(*parts)
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+
+
+class _Instrument(ast.NodeTransformer):
+    """Rewrites comparisons into ``_probe`` calls and sort/selection inputs into ``_ties`` calls."""
+
+    def __init__(self, module: str):
+        self.module = module
+        self.function = "<module>"
+        self.sites: list[Site] = []
+        self._seen: Counter = Counter()
+
+    def _site(self, node: ast.AST, text: str, kind: str) -> str:
+        base = f"{self.module}.{self.function}: {text}"
+        self._seen[base] += 1
+        site_id = base if self._seen[base] == 1 else f"{base} #{self._seen[base]}"
+        self.sites.append(Site(site_id, self.module, self.function, node.lineno, text, kind))
+        return site_id
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        outer = self.function
+        self.function = node.name if outer == "<module>" else f"{outer}.{node.name}"
+        self.generic_visit(node)
+        self.function = outer
+        return node
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
+        outer = self.function
+        self.function = node.name
+        self.generic_visit(node)
+        self.function = outer
+        return node
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        self.generic_visit(node)
+        if self.function == "<module>" or not all(type(op) in _OPS for op in node.ops):
+            return node
+        probes = []
+        left = node.left
+        for op, right in zip(node.ops, node.comparators):
+            text = f"{ast.unparse(left)} {_OPS[type(op)][0]} {ast.unparse(right)}"
+            site_id = self._site(node, text, "compare")
+            probes.append(ast.Call(ast.Name("_probe", ast.Load()),
+                                   [ast.Constant(site_id), ast.Constant(_OPS[type(op)][0]), left, right], []))
+            left = right
+        result = probes[0] if len(probes) == 1 else ast.BoolOp(ast.And(), probes)
+        return ast.copy_location(result, node)
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "sort" and not node.args:
+            site_id = self._site(node, f"{ast.unparse(func.value)}.sort() ties", "ties")
+            func.value = ast.Call(ast.Name("_ties", ast.Load()), [ast.Constant(site_id), func.value], [])
+        elif isinstance(func, ast.Name) and func.id == "nsmallest" and len(node.args) == 2:
+            site_id = self._site(node, f"nsmallest({ast.unparse(node.args[1])}) ties", "ties")
+            node.args[1] = ast.Call(ast.Name("_ties", ast.Load()), [ast.Constant(site_id), node.args[1]], [])
+        return node
+
+
+_OPS: dict[type, tuple[str, Callable]] = {
+    ast.Lt: ("<", operator.lt), ast.LtE: ("<=", operator.le), ast.Gt: (">", operator.gt),
+    ast.GtE: (">=", operator.ge), ast.Eq: ("==", operator.eq), ast.NotEq: ("!=", operator.ne),
+}
+_OP_BY_TEXT = {text: fn for text, fn in _OPS.values()}
+
+
+def instrumented_tree(module: str) -> tuple[ast.Module, list[Site]]:
+    tree = ast.parse(source_path(module).read_text(encoding="utf-8"), filename=str(source_path(module)))
+    instrument = _Instrument(module)
+    tree = ast.fix_missing_locations(instrument.visit(tree))
+    return tree, instrument.sites
+
+
+# ----------------------------------------------------------------------------- recording
+
+@dataclass
+class Tally:
+    """Counts of boundary hits: (site, source, category) -> n, where source is ``vectors`` or a
+    scenario id."""
+
+    counts: Counter = field(default_factory=Counter)
+    source: str = "vectors"
+
+    def probe(self, site: str, op: str, a, b) -> bool:
+        result = _OP_BY_TEXT[op](a, b)
+        category = _category(a, b)
+        if category is not None:
+            self.counts[(site, self.source, category)] += 1
+        return result
+
+    def ties(self, site: str, items):
+        keys = [item[0] if isinstance(item, tuple) else item for item in items]
+        if len(set(keys)) < len(keys):
+            self.counts[(site, self.source, "on")] += 1
+        return items
+
+
+def _category(a, b) -> str | None:
+    """``on`` when a == b, ``below``/``above`` when a is one ulp (one, for integers) below/above b."""
+    if a == b:
+        return None if isinstance(a, bool) else "on"
+    if type(a) is int and type(b) is int:
+        return "below" if a == b - 1 else "above" if a == b + 1 else None
+    try:
+        if math.nextafter(a, b) != b:
+            return None
+    except TypeError:
+        return None
+    return "below" if a < b else "above"
+
+
+def load_shadow(tally: Tally) -> types.ModuleType:
+    """The instrumented package: solver and driver rewritten, a fresh ``vectors`` bound to them,
+    every other module of the suite shared with the real package.  Returns the shadow ``vectors``."""
+    for name in list(sys.modules):
+        if name == SHADOW or name.startswith(SHADOW + "."):
+            del sys.modules[name]
+    root = types.ModuleType(SHADOW)
+    root.__path__ = []  # a package, so that relative imports resolve inside it
+    sys.modules[SHADOW] = root
+    for stage in ("contract", "data", "solver"):
+        package = types.ModuleType(f"{SHADOW}.{stage}")
+        package.__path__ = []
+        sys.modules[package.__name__] = package
+    for shared in SHARED:
+        sys.modules[f"{SHADOW}.{shared}"] = importlib.import_module(f"conformance.{shared}")
+    for module in INSTRUMENTED:
+        tree, _ = instrumented_tree(module)
+        name = f"{SHADOW}.{module}"
+        mod = sys.modules[name] if module == "solver" else types.ModuleType(name)
+        mod.__package__ = name if module == "solver" else name.rpartition(".")[0]
+        mod.__file__ = str(source_path(module))
+        mod._probe = tally.probe
+        mod._ties = tally.ties
+        sys.modules[name] = mod
+        exec(compile(tree, str(source_path(module)), "exec"), mod.__dict__)
+    vectors = types.ModuleType(f"{SHADOW}.data.vectors")
+    vectors.__package__ = f"{SHADOW}.data"
+    sys.modules[vectors.__name__] = vectors
+    source = source_path("data.vectors")
+    exec(compile(source.read_text(encoding="utf-8"), str(source), "exec"), vectors.__dict__)
+    return vectors

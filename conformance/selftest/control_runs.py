@@ -1,0 +1,68 @@
+"""The negative controls as ``orca-conformance controls`` and ``fuzz --controls`` run them.
+
+Contract: ``choose_controls(only)`` is the controls whose name matches any of the
+comma-separated names or globs in ``only`` (every control when None), ``InputError`` when
+none does.  ``run_controls`` runs each on the given scenarios (one progress bar) and says
+the table and the summary; it fails when a control is caught in no scenario (a gap of the
+suite) or nothing was compared.  ``fuzz_controls`` runs each on the committed non-slow
+scenarios and then under fuzz, saying one line per control as it finishes; it fails when
+fuzzing catches a control that the committed scenarios miss.
+"""
+
+from __future__ import annotations
+
+from fnmatch import fnmatchcase
+from pathlib import Path
+from typing import Callable
+
+from ..contract.scenario import Scenario
+from ..data.suite import Suite
+from ..errors import InputError
+from ..progress import Progress
+from . import fuzz
+from .controls import CONTROLS, Control, format_controls, run_control, summarize
+
+
+def choose_controls(only: str | None) -> list[Control]:
+    patterns = [p for p in (only or "").split(",") if p]
+    chosen = [c for c in CONTROLS if not patterns or any(fnmatchcase(c.name, p) for p in patterns)]
+    if not chosen:
+        raise InputError("command line", "--only", f"no control matches {only!r}")
+    return chosen
+
+
+def run_controls(chosen: list[Control], scenarios: list[Scenario], goldens: Path,
+                 say: Callable[[str], None]) -> bool:
+    """Each control must be caught in a scene; True when the run fails."""
+    results = []
+    with Progress(len(chosen), "controls") as bar:
+        for control in chosen:
+            bar.advance(0, label=control.name)
+            results.append(run_control(control, scenarios, goldens))
+            bar.advance(1)
+    say(format_controls(results))
+    counts, gaps = summarize(results)
+    say("\ncontrols: " + ", ".join(f"{n} {status.lower()}" for status, n in sorted(counts.items())))
+    if gaps:
+        say("controls: not caught in any scenario: " + ", ".join(gaps)
+            + " (add a scene that reaches the decision, or argue equivalence in the entry)")
+    compared = sum(n for status, n in counts.items() if status != "SKIPPED")
+    return bool(gaps or compared == 0)
+
+
+def fuzz_controls(chosen: list[Control], suite: Suite, seed: int, count: int, kinds: tuple[str, ...],
+                  shrink_to: Path | None, say: Callable[[str], None]) -> bool:
+    """Each control on the committed scenarios, then on up to ``count`` fuzz scenes; True when
+    fuzzing catches one that the committed scenarios miss (a scenario to add)."""
+    say(f"{'control':<32} {'fixed':<12} fuzz (seed {seed}, up to {count} scenes each)")
+    rows = fuzz.fuzz_controls(chosen, suite.select(None, False), suite.goldens_dir, seed, count, kinds, shrink_to,
+                              on_result=lambda r: say(fuzz.format_control_fuzz(r)))
+    gaps = [r for r in rows if r.points_at_scenario()]
+    missed = [r.fixed.control.name for r in rows if r.fuzz is not None and r.caught is None
+              and r.fixed.status not in ("CAUGHT", "EQUIVALENT", "NO SCENE")]
+    say(f"\nfuzz --controls: {len(rows)} controls, {sum(r.caught is not None for r in rows)} caught by fuzzing; "
+        "the committed scenarios miss but fuzzing catches: "
+        + (", ".join(f"{r.fixed.control.name} ({r.fixed.status})" for r in gaps) or "none"))
+    if missed:
+        say("fuzz --controls: missed by both: " + ", ".join(missed))
+    return bool(gaps)

@@ -1,0 +1,36 @@
+"""Shared fixtures and paths of the test suite.
+
+``ROOT`` is the repository (tests import it: ``from conftest import ROOT``, for module-level
+constants and parametrisation); ``repo_suite`` is the suite committed there and ``reference``
+one reference runner for the whole session (it holds no state between calls).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conformance.selftest.controls import register_columns
+
+register_columns()  # the control:<name> columns, as the CLI registers them
+
+ROOT = Path(__file__).resolve().parent.parent
+FAKE_PORT = ROOT / "tests" / "fake_ports" / "fake_port.py"
+
+
+@pytest.fixture(scope="session")
+def root() -> Path:
+    return ROOT
+
+
+@pytest.fixture(scope="session")
+def repo_suite():
+    from conformance.data.suite import Suite
+    return Suite(ROOT)
+
+
+@pytest.fixture(scope="session")
+def reference():
+    from conformance.runners.reference import ReferenceRunner
+    return ReferenceRunner()

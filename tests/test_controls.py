@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.selftest.controls import (CAUGHT, CONTROLS, EQUIVALENT, NO_SCENE, SKIPPED, by_cost, format_controls,
-                                  misreadings, run_control)
+from conformance.selftest.controls import (CAUGHT, CONTROLS, EQUIVALENT, NO_SCENE, SKIPPED, by_cost,
+                                           format_controls, misreadings, run_control)
 from conformance.judge.matrix import DIVERGED
 from conformance.contract.scenario import load_suite
 from conftest import ROOT

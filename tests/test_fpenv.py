@@ -33,13 +33,13 @@ def _run(code: str) -> str:
 
 def test_loading_a_fast_math_library_turns_on_flush_to_zero(fast_math_library: Path) -> None:
     # the hazard itself: without the restore, subnormals vanish in the whole process
-    out = _run(f"import cffi; from conformance import fpenv; cffi.FFI().dlopen({str(fast_math_library)!r}); "
+    out = _run(f"import cffi; from conformance.runners import fpenv; cffi.FFI().dlopen({str(fast_math_library)!r}); "
                "print(fpenv.is_default())")
     assert out == "False"
 
 
 def test_the_c_runner_loader_restores_the_environment(fast_math_library: Path) -> None:
-    out = _run("from pathlib import Path; from conformance import fpenv; from conformance.runners import c_api; "
+    out = _run("from pathlib import Path; from conformance.runners import fpenv; from conformance.runners import c_api; "
                f"c_api.load(Path({str(fast_math_library)!r})); "
                "tiny = fpenv._SMALLEST; print(fpenv.is_default(), tiny * 0.5 > 0.0 or tiny + tiny > tiny)")
     assert out == "True True"

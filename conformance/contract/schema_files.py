@@ -1,8 +1,11 @@
 """The JSON Schemas the suite ships (conformance/schemas/), loaded once, and the one way to say
 what is wrong with a document that breaks one.
 
-Contract: ``validator(name)`` is the Draft 2020-12 validator of ``schemas/<name>.schema.json``
-(``scenario``, ``report``, ``protocol/run-step-reply``, ...); ``problem(name, data)`` is None for
+Contract: ``read_valid(path, name)`` reads a JSON file that must follow
+``schemas/<name>.schema.json`` (InputError naming the file, the key path and the reason
+otherwise): every loader of a committed or exchanged file goes through it.  ``validator(name)``
+is the Draft 2020-12 validator of ``schemas/<name>.schema.json`` (``scenario``, ``report``,
+``protocol/run-step-reply``, ...); ``problem(name, data)`` is None for
 a valid document, else ``(key path, reason)`` of its most specific error: into the alternatives
 of a oneOf/anyOf, an unknown key said as such, and a missing key named in the path.  The key
 path reads ``agents[2].circle.count``.
@@ -17,7 +20,10 @@ from importlib import resources
 import jsonschema
 from referencing import Registry, Resource
 
-from ..errors import format_path
+from pathlib import Path
+
+from ..errors import InputError, format_path
+from ..jsonfile import read_json
 
 
 def _schema(name: str) -> dict:
@@ -56,3 +62,12 @@ def problem(name: str, data: object) -> tuple[str, str] | None:
         if missing:
             path, reason = path + [missing[0]], "missing (required)"
     return format_path(path), reason
+
+
+def read_valid(path: Path, name: str) -> object:
+    """The parsed JSON of ``path``, valid against ``schemas/<name>.schema.json``."""
+    data = read_json(path)
+    found = problem(name, data)
+    if found:
+        raise InputError(str(path), *found)
+    return data

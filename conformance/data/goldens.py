@@ -28,7 +28,7 @@ from ..errors import InputError
 from . import vectors
 from .figures import FigureRecorder
 from .suite import Suite
-from ..jsonfile import read_json, write_json_atomic
+from ..jsonfile import write_json_atomic
 from ..progress import Progress
 from ..contract.scenario import Scenario
 from ..contract.state_hash import state_hash
@@ -80,10 +80,7 @@ def compute_golden(scenario: Scenario, root: Path,
 def read_golden(path: Path) -> Golden:
     """Load and validate one golden file."""
     file = str(path)
-    data = read_json(path)
-    found = schema_files.problem("golden", data)  # conformance/schemas/golden.schema.json
-    if found:
-        raise InputError(file, *found)
+    data = schema_files.read_valid(path, "golden")
     hashes = data["hashes"]
     if len(hashes) != data["steps"] + 1:
         raise InputError(file, "hashes", f"{len(hashes)} hashes for {data['steps']} steps (want steps + 1)")

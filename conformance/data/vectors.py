@@ -22,7 +22,6 @@ from ..contract import driver, schema_files
 from . import vector_boundaries, vector_edges, vector_random
 from ..errors import InputError
 from ..contract.float_bits import hexd, unhexd
-from ..jsonfile import read_json
 from ..solver import constraint, fallback, linear_program, neighbors, obstacle
 from .vector_random import TOUCHING, magnitude, point, program_lines, unit
 
@@ -262,10 +261,7 @@ def read_vectors(path: Path) -> tuple[str, list[dict]]:
 
 def _read_vectors(path: Path) -> tuple[str, list[dict]]:
     file = str(path)
-    data = read_json(path)
-    found = schema_files.problem("vectors", data)  # conformance/schemas/vectors.schema.json
-    if found:
-        raise InputError(file, *found)
+    data = schema_files.read_valid(path, "vectors")
     name = data["family"]
     if name not in FAMILY_BY_NAME:
         raise InputError(file, "family", f"unknown family {name!r}")

@@ -19,42 +19,39 @@ No external resource is referenced, so the file can be attached to a CI run as i
 from __future__ import annotations
 
 from html import escape
+from importlib import resources
+from string import Template
 
 from .divergence_drawing import divergence_chart_svg, divergence_overlay_svg
 from .drawing import neighborhood_svg
 from ..judge.matrix import DIVERGED, ERROR, PASS, SKIPPED, status_text
 
-STYLE = """
-body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }
-table { border-collapse: collapse; font-size: 13px; }
-th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; }
-th { background: #f3f3f3; position: sticky; top: 0; }
-td.PASS { background: #e3f4e3; } td.DIVERGED { background: #fbdcdc; font-weight: bold; }
-td.ERROR { background: #f9e0b8; font-weight: bold; } td.SKIPPED { background: #eee; color: #777; }
-.detail { margin: 1em 0; padding: 0.6em; border-left: 4px solid #d62728; background: #fafafa; }
-code { font-size: 12px; }
-.pictures { display: flex; flex-wrap: wrap; gap: 12px; align-items: flex-start; margin-top: 0.5em; }
-.note { color: #555; font-size: 13px; }
-"""
+PAGE = Template(resources.files(__package__).joinpath("page.html").read_text(encoding="utf-8"))
+"""The page around the tables (reports/page.html): string.Template from the standard library is
+enough for one page of substitutions, and keeps the report free of a template engine dependency."""
 
 
 def html_page(doc: dict) -> str:
+    s = doc["summary"]
     header = doc["header"]
     columns = doc.get("columns") or list(doc["runners"])
-    index = {(c["row"], c.get("column", c["runner"])): c for c in doc["cells"]}
-    s = doc["summary"]
-    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-             "<title>orca-conformance hash matrix</title>", f"<style>{STYLE}</style></head><body>",
-             "<h1>orca-conformance hash matrix</h1>",
-             f"<p>Suite {escape(header['suite_version'])}, goldens <code>{escape(header['goldens_digest'])}</code>, "
-             f"{escape(str(header['started']))}. {s[PASS]} passed, {s[DIVERGED]} diverged, {s[ERROR]} errors, "
-             f"{s[SKIPPED]} skipped, {s['compared']} states and vectors compared.</p>"]
-    for report in doc.get("reports", []):
-        parts.append(f"<p><small>{escape(report['platform'])}: {escape(report.get('os', ''))}, "
-                     f"{escape(report.get('cpu', ''))}, Python {escape(report.get('python', ''))}</small></p>")
     runners = doc.get("runners") or {}
-    parts.append("<table><tr><th>scenario</th>" + "".join(
-        f'<th title="{escape(_column_line(runners.get(c)))}">{escape(c)}</th>' for c in columns) + "</tr>")
+    platforms = [f"<p><small>{escape(r['platform'])}: {escape(r.get('os', ''))}, {escape(r.get('cpu', ''))}, "
+                 f"Python {escape(r.get('python', ''))}</small></p>" for r in doc.get("reports", [])]
+    return PAGE.substitute(
+        suite_version=escape(header["suite_version"]), goldens_digest=escape(header["goldens_digest"]),
+        started=escape(str(header["started"])), passed=s[PASS], diverged=s[DIVERGED], errors=s[ERROR],
+        skipped=s[SKIPPED], compared=s["compared"], platforms="\n".join(platforms),
+        matrix=_matrix_table(doc, columns, runners), columns=_columns_table(columns, runners),
+        details="\n".join(_details(doc)))
+
+
+def _matrix_table(doc: dict, columns: list[str], runners: dict) -> str:
+    """The matrix: one row per scenario (and the vectors), a coloured cell per column; a red cell
+    links to its detail below."""
+    index = {(c["row"], c.get("column", c["runner"])): c for c in doc["cells"]}
+    rows = ["<table><tr><th>scenario</th>" + "".join(
+        f'<th title="{escape(_column_line(runners.get(c)))}">{escape(c)}</th>' for c in columns) + "</tr>"]
     for row in doc["rows"]:
         cells = []
         for column in columns:
@@ -66,9 +63,14 @@ def html_page(doc: dict) -> str:
             text = escape(status_text(cell["status"], cell["step"]))
             body = f"<a{anchor}>{text}</a>" if anchor else text
             cells.append(f'<td class="{cell["status"]}" title="{escape(cell["reason"])}">{body}</td>')
-        parts.append(f"<tr><td><code>{escape(row)}</code></td>{''.join(cells)}</tr>")
-    parts.append("</table>")
-    parts.append(_columns_table(columns, runners))
+        rows.append(f"<tr><td><code>{escape(row)}</code></td>{''.join(cells)}</tr>")
+    rows.append("</table>")
+    return "\n".join(rows)
+
+
+def _details(doc: dict) -> list[str]:
+    """One block per DIVERGED or ERROR cell: the reason, the neighborhood picture, the growth chart."""
+    parts = []
     for cell in doc["cells"]:
         if cell["status"] not in (DIVERGED, ERROR):
             continue
@@ -81,8 +83,7 @@ def html_page(doc: dict) -> str:
         if diagnosis.get("divergence"):
             parts.append(_divergence_html(diagnosis["divergence"], cell["row"], column))
         parts.append("</div>")
-    parts.append("</body></html>")
-    return "\n".join(parts) + "\n"
+    return parts
 
 
 def _column_line(info: dict | None) -> str:

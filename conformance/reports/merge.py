@@ -16,7 +16,7 @@ from pathlib import Path
 from ..contract import schema_files
 from ..errors import InputError
 from .html_report import html_page
-from ..jsonfile import read_json, write_json_atomic, write_text_atomic
+from ..jsonfile import write_json_atomic, write_text_atomic
 from ..judge.matrix import DIVERGED, ERROR, PASS, SKIPPED
 from .report import markdown
 
@@ -24,11 +24,8 @@ MERGED_FORMAT = "orca-merged/1"
 
 
 def load_report(path: Path) -> dict:
-    data = read_json(path)
-    found = schema_files.problem("report", data)
-    if found:
-        raise InputError(str(path), *found)
-    return data
+    """A report.json, valid against report.schema.json."""
+    return schema_files.read_valid(path, "report")
 
 
 def merge_reports(reports: list[tuple[str, dict]]) -> dict:

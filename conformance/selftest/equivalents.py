@@ -18,8 +18,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..contract import schema_files
-from ..errors import InputError
-from ..jsonfile import read_json
 from ..runners.build import cache_root
 from .mutate import Mutant, apply, id_order, sources_digest
 
@@ -95,11 +93,7 @@ def read_reviewed(path: Path) -> dict:
     (InputError naming the file, key path and reason otherwise); empty when there is none."""
     if not path.exists():
         return {"equivalent": [], "gaps": []}
-    data = read_json(path)
-    found = schema_files.problem("equivalent", data)
-    if found:
-        raise InputError(str(path), *found)
-    return data
+    return schema_files.read_valid(path, "equivalent")
 
 
 def load_equivalent(path: Path) -> dict[str, Equivalence]:

@@ -48,14 +48,7 @@ class SourcePatch:
 def read_patch_data(path: Path) -> dict:
     """The JSON object of a patch file, valid against its schema (InputError naming the file,
     the key path and the reason otherwise)."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        raise InputError(str(path), "", f"cannot read patch: {err}") from None
-    found = schema_files.problem("patch", data)  # conformance/schemas/patch.schema.json
-    if found:
-        raise InputError(str(path), *found)
-    return data
+    return schema_files.read_valid(path, "patch")
 
 
 def load_patch(path: Path) -> SourcePatch:

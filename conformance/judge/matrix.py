@@ -14,6 +14,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator
 
 from ..data import vectors
 from ..runners.build import announcing
@@ -208,6 +209,30 @@ def _rounding_cases(name: str, cases: list, results: list, bad: list[int]) -> in
     return sum(1 for i in bad if rounding_only(name, cases[i]["result"], results[i]) is not None)
 
 
+@dataclass(frozen=True)
+class FamilyRun:
+    """One primitive family asked of a runner: its stored cases and either the results (with the
+    indices of the bad ones) or the runner's error."""
+
+    name: str
+    cases: list[dict]
+    results: list | None
+    error: RunnerError | None
+    bad: list[int]
+
+
+def run_families(runner: Runner, families: dict[str, list[dict]]) -> Iterator[FamilyRun]:
+    """Every family's cases (``vectors.load_all``: name -> cases) through ``runner``, in order
+    (the caller may stop early: after the first failure, or when a port stops answering)."""
+    for name, cases in families.items():
+        try:
+            results = runner.vectors(name, [c["args"] for c in cases])
+        except RunnerError as err:
+            yield FamilyRun(name, cases, None, err, [])
+            continue
+        yield FamilyRun(name, cases, results, None, vectors.compare(cases, results))
+
+
 def vector_cell(runner: Runner, folder: Path) -> tuple[Cell, VectorFailure | None]:
     """The vectors row of one runner; the failure (it unpacks as ``(family, case)``) carries the
     first failing case's decoded arguments, expected and actual results, which the reason shows."""
@@ -219,17 +244,15 @@ def vector_cell(runner: Runner, folder: Path) -> tuple[Cell, VectorFailure | Non
     diverged: list[str] = []
     errors: list[tuple[str, str]] = []
     rounding: dict[str, tuple[int, int]] = {}  # failing formula family: (bad cases that are rounding only, bad)
-    for name, cases in vectors.load_all(folder).items():
-        try:
-            results = runner.vectors(name, [c["args"] for c in cases])
-        except RunnerError as err:
+    for run in run_families(runner, vectors.load_all(folder)):
+        name, cases, results, bad = run.name, run.cases, run.results, run.bad
+        if run.error is not None:
             # A family the port answers with an error (not written yet, say) does not hide the
             # others; a port that hangs, runs away or dies is not asked again.
-            errors.append((name, _with_stderr(err)))
-            if any(marker in err.reason for marker in UNDIAGNOSED_ERRORS):
+            errors.append((name, _with_stderr(run.error)))
+            if any(marker in run.error.reason for marker in UNDIAGNOSED_ERRORS):
                 break
             continue
-        bad = vectors.compare(cases, results)
         total += len(cases) - len(bad)
         if not bad:
             passed.append(name)

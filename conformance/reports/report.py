@@ -14,8 +14,6 @@ import datetime as _dt
 import hashlib
 import platform
 import re
-import shutil
-import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -24,6 +22,7 @@ from .html_report import html_page
 from ..jsonfile import write_json_atomic, write_text_atomic
 from ..judge.matrix import DIVERGED, ERROR, PASS, SKIPPED, MatrixResult, status_text
 from ..data.suite import Suite
+from ..runners.needs import check
 
 REPORT_FORMAT = "orca-report/1"
 
@@ -46,21 +45,10 @@ def _cpu() -> str:
     return platform.processor() or platform.machine()
 
 
-def _node_version() -> str | None:
-    if shutil.which("node") is None:
-        return None
-    try:
-        return subprocess.run(["node", "--version"], capture_output=True, text=True, timeout=20).stdout.strip()
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-
-
-def _wasmtime_version() -> str | None:
-    try:
-        from importlib.metadata import version
-        return version("wasmtime")
-    except Exception:  # noqa: BLE001 - any failure means "not installed"
-        return None
+def _tool_version(kind: str) -> str | None:
+    """The version of a tool the columns use (``runners.needs``), None when it is missing."""
+    need = check(kind)
+    return need.found if need.present else None
 
 
 def platform_label() -> str:
@@ -89,8 +77,8 @@ def build_report(result: MatrixResult, suite: Suite, started: _dt.datetime | Non
             "architecture": platform.machine().lower(),
             "cpu": _cpu(),
             "python": platform.python_version(),
-            "wasmtime": _wasmtime_version(),
-            "node": _node_version(),
+            "wasmtime": _tool_version("wasmtime"),
+            "node": _tool_version("node"),
             "started": started.isoformat(timespec="seconds"),
             "seconds": round(result.seconds, 3),
         },

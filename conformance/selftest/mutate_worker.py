@@ -17,6 +17,7 @@ from pathlib import Path
 from ..data import vectors
 from ..runners.build import DETERMINISM_FLAGS, BuildFailed, system_cc
 from .controls import by_cost
+from ..judge.matrix import run_families
 from ..data.goldens import golden_path, read_golden
 from ..runners.base import RunnerError
 from ..runners.cffi_runner import CffiRunner, CVariant
@@ -39,14 +40,11 @@ def verdict(tree: Path, root: Path) -> dict:
     except (RunnerError, BuildFailed) as err:
         return {"status": "build-failed", "detail": str(err)[-300:]}
     suite = Suite(root)
-    for name, cases in vectors.load_all(suite.goldens_dir / "vectors").items():
-        try:
-            results = runner.vectors(name, [c["args"] for c in cases])
-        except RunnerError as err:
-            return {"status": "killed", "killed_by": f"vector:{name}", "detail": err.reason}
-        bad = vectors.compare(cases, results)
-        if bad:
-            return {"status": "killed", "killed_by": f"vector:{name}#{bad[0]}", "detail": f"{len(bad)} cases"}
+    for run in run_families(runner, vectors.load_all(suite.goldens_dir / "vectors")):
+        if run.error is not None:
+            return {"status": "killed", "killed_by": f"vector:{run.name}", "detail": run.error.reason}
+        if run.bad:
+            return {"status": "killed", "killed_by": f"vector:{run.name}#{run.bad[0]}", "detail": f"{len(run.bad)} cases"}
     scenarios = by_cost(suite.select(None, False))
     for tag, options in RUN_PATHS:
         for scenario in scenarios if not options else [s for s in scenarios if _cost(s) <= OTHER_PATHS_BUDGET]:
@@ -73,16 +71,13 @@ def evidence(tree: Path, cases_file: Path, root: Path) -> dict:
     runner = CffiRunner(CVariant("mutant", system_cc(), DETERMINISM_FLAGS + ("-O2",), tree))
     compared = differ = 0
     first = ""
-    for family, cases in json.loads(cases_file.read_text()).items():
-        try:
-            results = runner.vectors(family, [c["args"] for c in cases])
-        except RunnerError as err:
-            return {"compared": compared, "differ": differ + len(cases), "first": f"{family}: {err.reason}"}
-        bad = vectors.compare(cases, results)
-        if bad and not first:
-            first = f"{family}#{bad[0]}"
-        compared += len(cases)
-        differ += len(bad)
+    for run in run_families(runner, json.loads(cases_file.read_text())):
+        if run.error is not None:
+            return {"compared": compared, "differ": differ + len(run.cases), "first": f"{run.name}: {run.error.reason}"}
+        if run.bad and not first:
+            first = f"{run.name}#{run.bad[0]}"
+        compared += len(run.cases)
+        differ += len(run.bad)
     suite = Suite(root)
     slow = [s for s in suite.select(None, True) if s.slow]
     for scenario in slow:

@@ -1,31 +1,40 @@
-"""Benchmark of the C port (cffi, gcc -O2) against the reference, in agent-steps per second.
+"""Benchmark of the C port, interleaved rounds: the figures issue 17 asks for, in one run.
 
-    python tools/bench_c.py [--sizes 1000,10000] [--whole] [--threads 1,2]
+    python tools/bench_c.py [--rounds 5] [--whole] [--no-counters]
 
-For antipodal circles (radius 0.5, speed 1, the suite's parameters, arc spacing 1.5 m per
-agent) it prints the C runner's agent-steps per second over the first 200 steps and, with
---whole, over the whole run (until every agent arrived), the reference's over the first 200
-steps of the 1000-agent circle, and their ratio; then the RVO2 anchor scene (neighborDistance
-15, maxNeighbors 10, horizons 10, radius 1.5, max speed 2, dt 0.25, circle radius 0.8 N),
-where RVO2's best build runs at about 2-3.5 million agent-steps per second over the first 200
-steps at 1,000 agents and 0.6-0.85 million over a whole run on this kind of machine; and the
-speed-up of the multi-threaded step. Figures, not a test: compare them within one run.
+Every round runs each measurement once, in the same order, so that a slow moment of a shared
+machine hits every figure alike; the table gives the min and the median over the rounds (of
+the time, shown as agent-steps per second). Measurements:
+
+- the RVO2 anchor scene (1,000 agents on a circle of radius 800, neighborDistance 15,
+  maxNeighbors 10, horizons 10, radius 1.5, max speed 2, dt 0.25), first 200 steps, one
+  thread; with --whole also the whole run (until every agent is within 0.1 of its goal);
+- the suite's 10,000-agent circle, first 50 steps, on 1 and 2 threads (the bits are equal for
+  any thread count: tests/test_matrix.py), and their ratio;
+- the reference (pure Python) on the anchor scene, 10 steps, and the C port's ratio to it;
+- the wasm column (wasmtime, fuel on) on the anchor scene, 200 steps, as a share of native;
+- with `perf` allowed here, the instructions per agent-step of the C port (the anchor scene,
+  perf stat over a run of 400 steps minus a run of 0).
+
+RVO2 cannot be fetched by the project; docs/results.md quotes its figures with their date and
+build. Figures, not a test.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
+import statistics
+import subprocess
 import sys
 import time
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
+from typing import Callable
 
 from conformance.contract import generators
 from conformance.contract.driver import run
-from conformance.runners.cffi_runner import CffiRunner, c_variants
 from conformance.contract.scenario import AgentSpec, Scene
+from conformance.runners.cffi_runner import CffiRunner, c_variants
 from conformance.solver import AgentParams
 
 SUITE = AgentParams(0.5, 1.0, 5.0, 10, 2.0, 2.0)
@@ -38,23 +47,32 @@ def circle_scene(n: int, params: AgentParams, radius: float, dt: float, steps: i
     return Scene(dt, steps, 1, 0.0001, agents, ())
 
 
-def time_c(runner: CffiRunner, scene: Scene, steps: int, threads: int = 1) -> float:
+def anchor_scene(steps: int = 100_000) -> Scene:
+    return circle_scene(1000, ANCHOR, 800.0, 0.25, steps)
+
+
+def crowd_scene() -> Scene:
+    return circle_scene(10_000, SUITE, 10_000 * 1.5 / (2 * 3.141592653589793), 0.1, 100_000)
+
+
+def c_seconds(runner: CffiRunner, scene: Scene, steps: int, threads: int = 1) -> float:
+    """Wall time of ``steps`` steps (no hashing: the state stays in C)."""
     ffi, lib, handle, run_ = runner._start(scene, threads)
     started = time.perf_counter()
-    lib.oc_Run_Advance(run_, steps, ffi.NULL)
+    bad = lib.oc_Run_Advance(run_, steps, ffi.NULL)
     seconds = time.perf_counter() - started
     del handle
-    return len(scene.agents) * steps / seconds
+    assert bad == 0
+    return seconds
 
 
-def whole_run_c(runner: CffiRunner, scene: Scene, threads: int = 1) -> tuple[int, float]:
-    """Steps until every agent is within its goal radius, and agent-steps per second."""
-    ffi, lib, handle, run_ = runner._start(scene, threads)
+def whole_run(runner: CffiRunner, scene: Scene) -> tuple[int, float]:
+    """Steps until every agent is within 0.1 of its goal, and the wall time they took."""
+    ffi, lib, handle, run_ = runner._start(scene)
     n = len(scene.agents)
     out = ffi.new("double[]", 6 * n)
-    steps = 0
-    seconds = 0.0
     goals = [a.waypoints[-1] for a in scene.agents]
+    steps, seconds = 0, 0.0
     while steps < scene.steps:
         started = time.perf_counter()
         lib.oc_Run_Advance(run_, 100, ffi.NULL)
@@ -64,49 +82,101 @@ def whole_run_c(runner: CffiRunner, scene: Scene, threads: int = 1) -> tuple[int
         if all((out[6 * i] - gx) ** 2 + (out[6 * i + 1] - gy) ** 2 <= 0.01 for i, (gx, gy) in enumerate(goals)):
             break
     del handle
-    return steps, n * steps / seconds
+    return steps, seconds
+
+
+def reference_seconds(scene: Scene, steps: int) -> float:
+    short = Scene(scene.dt, steps, scene.seed, scene.magnitude, scene.agents, scene.segments)
+    started = time.perf_counter()
+    for _ in run(short):
+        pass
+    return time.perf_counter() - started
+
+
+def wasm_seconds(scene: Scene, steps: int) -> float | None:
+    from conformance.runners.base import RunnerError, RunnerUnavailable
+    from conformance.runners.wasm_runner import WasmRunner
+    try:
+        runner = WasmRunner()
+        inst, run_ = runner._start(scene)
+    except (RunnerUnavailable, RunnerError):
+        return None
+    started = time.perf_counter()
+    bad = runner._advance(inst, scene, run_, 0, steps, 0)
+    seconds = time.perf_counter() - started
+    assert bad == 0
+    return seconds
+
+
+def instructions_per_agent_step(steps: int = 400) -> str:
+    """perf stat of a child that runs the anchor scene ``steps`` steps, minus one that runs 0."""
+    if shutil.which("perf") is None:
+        return "not measured: perf is not installed"
+    counts = []
+    for k in (0, steps):
+        code = ("import sys; sys.argv = ['bench_c']; import bench_c as B; "
+                "from conformance.runners.cffi_runner import CffiRunner, c_variants; "
+                f"B.c_seconds(CffiRunner(c_variants()['c']), B.anchor_scene(), {k})")
+        done = subprocess.run(["perf", "stat", "-x,", "-e", "instructions:u", sys.executable, "-c", code],
+                              capture_output=True, text=True, cwd=os.path.dirname(os.path.abspath(__file__)))
+        line = next((ln for ln in done.stderr.splitlines() if "instructions" in ln), "")
+        value = line.split(",")[0]
+        if done.returncode != 0 or not value.isdigit():
+            return f"not measured: perf stat gave {line or done.stderr.strip()[-120:]!r}"
+        counts.append(int(value))
+    return f"{(counts[1] - counts[0]) / (1000 * steps):,.0f}"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", default="1000,10000")
-    parser.add_argument("--whole", action="store_true", help="also time whole runs")
-    parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--whole", action="store_true", help="also the anchor scene's whole run")
+    parser.add_argument("--no-counters", action="store_true", help="skip perf's instruction count")
     args = parser.parse_args(argv)
     runner = CffiRunner(c_variants()["c"])
     info = runner.info()
-    print(f"C runner: {info.compiler}, {info.flags}; {os.cpu_count()} cores")
-    print(f"{'scene':<34} {'C agent-steps/s':>16} {'reference':>12} {'ratio':>8}")
-    ref_rate = None
-    for n in (int(s) for s in args.sizes.split(",")):
-        scene = circle_scene(n, SUITE, n * 1.5 / (2 * 3.141592653589793), 0.1, 200_000)
-        rate = time_c(runner, scene, 200)
-        ref = ""
-        ratio = ""
-        if n == 1000:
-            short = Scene(scene.dt, 200, scene.seed, scene.magnitude, scene.agents, ())
-            started = time.perf_counter()
-            for _ in run(short):
-                pass
-            ref_rate = n * 200 / (time.perf_counter() - started)
-            ref, ratio = f"{ref_rate:12.0f}", f"{rate / ref_rate:7.0f}x"
-        print(f"{f'circle {n}, first 200 steps':<34} {rate:16.0f} {ref:>12} {ratio:>8}")
+    anchor, crowd = anchor_scene(), crowd_scene()
+    measures: dict[str, tuple[int, Callable[[], float | None]]] = {
+        "anchor 1000, first 200 steps, C": (200_000, lambda: c_seconds(runner, anchor, 200)),
+        "circle 10000, 50 steps, C 1 thread": (500_000, lambda: c_seconds(runner, crowd, 50, 1)),
+        "circle 10000, 50 steps, C 2 threads": (500_000, lambda: c_seconds(runner, crowd, 50, 2)),
+        "anchor 1000, 200 steps, wasm": (200_000, lambda: wasm_seconds(anchor, 200)),
+        "anchor 1000, 10 steps, reference": (10_000, lambda: reference_seconds(anchor, 10)),
+    }
+    times: dict[str, list[float]] = {name: [] for name in measures}
+    whole: list[tuple[int, float]] = []
+    for r in range(args.rounds):
+        for name, (_, measure) in measures.items():
+            seconds = measure()
+            if seconds is not None:
+                times[name].append(seconds)
         if args.whole:
-            steps, whole = whole_run_c(runner, scene)
-            print(f"{f'circle {n}, whole run ({steps} steps)':<34} {whole:16.0f}")
-    anchor = circle_scene(1000, ANCHOR, 0.8 * 1000, 0.25, 100_000)
-    print(f"{'RVO2 anchor 1000, first 200 steps':<34} {time_c(runner, anchor, 200):16.0f}"
-          f"   (RVO2 best build: 2-3.5 million)")
-    if args.whole:
-        steps, whole = whole_run_c(runner, anchor)
-        print(f"{f'RVO2 anchor 1000, whole ({steps} steps)':<34} {whole:16.0f}   (RVO2: 0.6-0.85 million)")
-    threads = [int(t) for t in args.threads.split(",")]
-    base = None
-    for t in threads:
-        scene = circle_scene(10000, SUITE, 10000 * 1.5 / (2 * 3.141592653589793), 0.1, 100_000)
-        rate = time_c(runner, scene, 100, threads=t)
-        base = base or rate
-        print(f"{f'circle 10000, {t} thread(s)':<34} {rate:16.0f}   speed-up {rate / base:.2f}x")
+            whole.append(whole_run(runner, anchor))
+        print(f"round {r + 1}/{args.rounds} done", file=sys.stderr)
+    print(f"C runner: {info.compiler}, {info.flags}; {os.cpu_count()} cores; {args.rounds} interleaved rounds")
+    print(f"{'measure':<40} {'best agent-steps/s':>19} {'median':>12}")
+    rate = {}
+    for name, (work, _) in measures.items():
+        if not times[name]:
+            print(f"{name:<40} {'not run':>19}")
+            continue
+        best, median = work / min(times[name]), work / statistics.median(times[name])
+        rate[name] = (best, median)
+        print(f"{name:<40} {best:19,.0f} {median:12,.0f}")
+    if whole:
+        steps = whole[0][0]
+        rates = [1000 * s / t for s, t in whole]
+        print(f"{f'anchor 1000, whole run ({steps} steps), C':<40} {max(rates):19,.0f} {statistics.median(rates):12,.0f}")
+    one, two = times["circle 10000, 50 steps, C 1 thread"], times["circle 10000, 50 steps, C 2 threads"]
+    print(f"2 threads / 1 thread at 10,000 agents: {min(one) / min(two):.2f} (min), "
+          f"{statistics.median(one) / statistics.median(two):.2f} (median)")
+    c_rate = rate["anchor 1000, first 200 steps, C"]
+    print(f"C / reference on the anchor scene: {c_rate[0] / rate['anchor 1000, 10 steps, reference'][0]:.0f}x (best)")
+    if "anchor 1000, 200 steps, wasm" in rate:
+        print(f"wasm / C on the anchor scene: {rate['anchor 1000, 200 steps, wasm'][0] / c_rate[0]:.2f} (best), "
+              f"{rate['anchor 1000, 200 steps, wasm'][1] / c_rate[1]:.2f} (median)")
+    if not args.no_counters:
+        print(f"instructions per agent-step (C, anchor scene): {instructions_per_agent_step()}")
     return 0
 
 

@@ -13,8 +13,9 @@ the time, shown as agent-steps per second). Measurements:
   any thread count: tests/test_matrix.py), and their ratio;
 - the reference (pure Python) on the anchor scene, 10 steps, and the C port's ratio to it;
 - the wasm column (wasmtime, fuel on) on the anchor scene, 200 steps, as a share of native;
-- with `perf` allowed here, the instructions per agent-step of the C port (the anchor scene,
-  perf stat over a run of 400 steps minus a run of 0).
+- the instructions per agent-step of the C port on the anchor scene: perf stat's user-mode
+  count where the machine exposes hardware counters, else valgrind's callgrind (a run of k
+  steps minus a run of 0; about a minute under valgrind).
 
 RVO2 cannot be fetched by the project; docs/results.md quotes its figures with their date and
 build. Figures, not a test.
@@ -108,23 +109,36 @@ def wasm_seconds(scene: Scene, steps: int) -> float | None:
     return seconds
 
 
-def instructions_per_agent_step(steps: int = 400) -> str:
-    """perf stat of a child that runs the anchor scene ``steps`` steps, minus one that runs 0."""
-    if shutil.which("perf") is None:
-        return "not measured: perf is not installed"
-    counts = []
-    for k in (0, steps):
-        code = ("import sys; sys.argv = ['bench_c']; import bench_c as B; "
-                "from conformance.runners.cffi_runner import CffiRunner, c_variants; "
-                f"B.c_seconds(CffiRunner(c_variants()['c']), B.anchor_scene(), {k})")
-        done = subprocess.run(["perf", "stat", "-x,", "-e", "instructions:u", sys.executable, "-c", code],
-                              capture_output=True, text=True, cwd=os.path.dirname(os.path.abspath(__file__)))
-        line = next((ln for ln in done.stderr.splitlines() if "instructions" in ln), "")
-        value = line.split(",")[0]
-        if done.returncode != 0 or not value.isdigit():
-            return f"not measured: perf stat gave {line or done.stderr.strip()[-120:]!r}"
-        counts.append(int(value))
-    return f"{(counts[1] - counts[0]) / (1000 * steps):,.0f}"
+def _child(steps: int) -> list[str]:
+    code = ("import bench_c as B; from conformance.runners.cffi_runner import CffiRunner, c_variants; "
+            f"B.c_seconds(CffiRunner(c_variants()['c']), B.anchor_scene(), {steps})")
+    return [sys.executable, "-c", code]
+
+
+def _count(tool: list[str], steps: int, pattern: str) -> int | None:
+    done = subprocess.run(tool + _child(steps), capture_output=True, text=True,
+                          cwd=os.path.dirname(os.path.abspath(__file__)))
+    for line in done.stderr.splitlines():
+        if pattern in line:
+            digits = "".join(ch for ch in line.split(pattern)[-1 if pattern == "Collected :" else 0] if ch.isdigit())
+            return int(digits) if digits and done.returncode == 0 else None
+    return None
+
+
+def instructions_per_agent_step() -> str:
+    """Instructions of a child that runs the anchor scene k steps, minus one that runs 0, per
+    agent-step: perf stat's user-mode count, else valgrind's (callgrind, 100 steps)."""
+    tools = []
+    if shutil.which("perf"):
+        tools.append(("perf stat", ["perf", "stat", "-x,", "-e", "instructions:u"], 400, "instructions"))
+    if shutil.which("valgrind"):
+        tools.append(("callgrind", ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"], 100,
+                      "Collected :"))
+    for name, tool, steps, pattern in tools:
+        zero, some = _count(tool, 0, pattern), _count(tool, steps, pattern)
+        if zero is not None and some is not None:
+            return f"{(some - zero) / (1000 * steps):,.0f} ({name})"
+    return "not measured: neither perf (with hardware counters) nor valgrind works here"
 
 
 def main(argv: list[str] | None = None) -> int:

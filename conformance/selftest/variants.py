@@ -27,7 +27,8 @@ from ..errors import InputError
 
 @dataclass(frozen=True)
 class Edit:
-    """Replace the one occurrence of ``find`` in runners/c/``file`` by ``replace``."""
+    """Replace the one occurrence of ``find`` in ``file`` (a path under runners/c, such as
+    ``solver/neighbors.c`` or ``harness/driver.c``) by ``replace``."""
 
     file: str
     find: str

@@ -129,18 +129,6 @@ def test_multithreaded_step_gives_the_same_bits(threads: int) -> None:
     assert multi == single
 
 
-@pytest.mark.parametrize("threads", [2, 3])
-def test_the_worker_pool_reproduces_the_golden_of_a_crowd(threads: int) -> None:
-    """300 agents: both the preferred velocities (chunks of 256) and phase 1 (chunks of 32) are
-    handed out to the pool's workers, whichever takes which chunk."""
-    from conformance.data.goldens import golden_path, read_golden
-    from conformance.runners.cffi_runner import c_variants
-    scenario = load_scenario(ROOT / "scenarios" / "orca" / "antipodal-circle-300.yaml")
-    golden = read_golden(golden_path(ROOT / "goldens", scenario.id))
-    runner = CffiRunner(c_variants()["c"])
-    assert list(runner.hashes(scenario.scene, threads=threads)) == list(golden.hashes)
-
-
 @pytest.mark.parametrize("name", ["wall-gap", "heterogeneous", "overlap-wall-deep"])
 def test_single_agent_api_path_reproduces_the_goldens(name: str) -> None:
     """The C library's per-agent calls (getters, setters, NewVelocity, Constraints) step to the

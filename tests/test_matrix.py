@@ -13,7 +13,7 @@ from conformance.runners.build import DETERMINISM_FLAGS, system_cc
 from conformance.contract.driver import Driver, build_simulator
 from conformance.data.goldens import compute_golden, golden_path, read_golden, write_golden
 from conformance.judge.matrix import DIVERGED, PASS, VECTORS_ROW, format_table, run_matrix
-from conformance.runners.cffi_runner import CffiRunner, CVariant
+from conformance.runners.cffi_runner import CffiRunner, CVariant, c_variants
 from conformance.runners.cli_port import CliRunner, cli_spec
 from conformance.contract.scenario import load_scenario, load_suite
 from conformance.selftest.variants import load_patch, patched_tree
@@ -120,13 +120,22 @@ def test_diagnosis_works_through_the_exec_protocol(tiny_suite: Path) -> None:
 
 @pytest.mark.parametrize("threads", [2, 7])
 def test_multithreaded_step_gives_the_same_bits(threads: int) -> None:
-    from conformance.runners.cffi_runner import c_variants
     scenario = load_scenario(ROOT / "scenarios" / "orca" / "crossing-blocks.yaml")
     runner = CffiRunner(c_variants()["c"])
     single = list(runner.hashes(scenario.scene, threads=1))
     multi = list(runner.hashes(scenario.scene, threads=threads))
     assert len(single) == scenario.scene.steps + 1
     assert multi == single
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+def test_the_worker_pool_reproduces_the_golden_of_a_crowd(threads: int) -> None:
+    """300 agents: both the preferred velocities (chunks of 256) and phase 1 (chunks of 32) are
+    handed out to the pool's workers, whichever takes which chunk."""
+    scenario = load_scenario(ROOT / "scenarios" / "orca" / "antipodal-circle-300.yaml")
+    golden = read_golden(golden_path(ROOT / "goldens", scenario.id))
+    runner = CffiRunner(c_variants()["c"])
+    assert list(runner.hashes(scenario.scene, threads=threads)) == list(golden.hashes)
 
 
 @pytest.mark.parametrize("name", ["wall-gap", "heterogeneous", "overlap-wall-deep"])

@@ -18,13 +18,19 @@ the time, shown as agent-steps per second). Measurements:
   steps minus a run of 0; about a minute under valgrind).
 
 RVO2 cannot be fetched by the project; docs/results.md quotes its figures with their date and
-build. Figures, not a test.
+build. Where a build of it is at hand, ``--rvo2 CMD`` puts it in the same rounds: CMD is a
+program that runs the anchor scene through RVO2 (with the suite's preferred-velocity rule: full
+speed toward the goal, d / dt within a step of it) for the number of steps given as its last
+argument (0: the whole run, until every agent is within 0.1 of its goal, checked every 100
+steps) and prints ``steps=N seconds=S`` (S: the stepping alone). The table then shows the C
+port's ratio to it, first 200 steps and whole run, min and median. Figures, not a test.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -84,6 +90,13 @@ def whole_run(runner: CffiRunner, scene: Scene) -> tuple[int, float]:
             break
     del handle
     return steps, seconds
+
+
+def external_run(command: list[str], steps: int) -> tuple[int, float]:
+    """(steps, seconds) that an external anchor-scene program printed for ``steps`` (0: whole run)."""
+    done = subprocess.run(command + [str(steps)], capture_output=True, text=True, check=True)
+    fields = dict(part.split("=", 1) for part in done.stdout.split() if "=" in part)
+    return int(fields["steps"]), float(fields["seconds"])
 
 
 def reference_seconds(scene: Scene, steps: int) -> float:
@@ -146,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--whole", action="store_true", help="also the anchor scene's whole run")
     parser.add_argument("--no-counters", action="store_true", help="skip perf's instruction count")
+    parser.add_argument("--rvo2", metavar="CMD", help="an RVO2 anchor-scene program to run in the same rounds")
     args = parser.parse_args(argv)
     runner = CffiRunner(c_variants()["c"])
     info = runner.info()
@@ -157,8 +171,12 @@ def main(argv: list[str] | None = None) -> int:
         "anchor 1000, 200 steps, wasm": (200_000, lambda: wasm_seconds(anchor, 200)),
         "anchor 1000, 10 steps, reference": (10_000, lambda: reference_seconds(anchor, 10)),
     }
+    rvo2 = shlex.split(args.rvo2) if args.rvo2 else None
+    if rvo2:
+        measures["anchor 1000, first 200 steps, RVO2"] = (200_000, lambda: external_run(rvo2, 200)[1])
     times: dict[str, list[float]] = {name: [] for name in measures}
     whole: list[tuple[int, float]] = []
+    whole_rvo2: list[tuple[int, float]] = []
     for r in range(args.rounds):
         for name, (_, measure) in measures.items():
             seconds = measure()
@@ -166,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
                 times[name].append(seconds)
         if args.whole:
             whole.append(whole_run(runner, anchor))
+            if rvo2:
+                whole_rvo2.append(external_run(rvo2, 0))
         print(f"round {r + 1}/{args.rounds} done", file=sys.stderr)
     print(f"C runner: {info.compiler}, {info.flags}; {os.cpu_count()} cores; {args.rounds} interleaved rounds")
     print(f"{'measure':<40} {'best agent-steps/s':>19} {'median':>12}")
@@ -177,14 +197,23 @@ def main(argv: list[str] | None = None) -> int:
         best, median = work / min(times[name]), work / statistics.median(times[name])
         rate[name] = (best, median)
         print(f"{name:<40} {best:19,.0f} {median:12,.0f}")
-    if whole:
-        steps = whole[0][0]
-        rates = [1000 * s / t for s, t in whole]
-        print(f"{f'anchor 1000, whole run ({steps} steps), C':<40} {max(rates):19,.0f} {statistics.median(rates):12,.0f}")
+    whole_rates = {}
+    for who, runs in (("C", whole), ("RVO2", whole_rvo2)):
+        if runs:
+            rates = [1000 * s / t for s, t in runs]
+            whole_rates[who] = (max(rates), statistics.median(rates))
+            label = f"anchor 1000, whole run ({runs[0][0]} steps), {who}"
+            print(f"{label:<40} {max(rates):19,.0f} {statistics.median(rates):12,.0f}")
     one, two = times["circle 10000, 50 steps, C 1 thread"], times["circle 10000, 50 steps, C 2 threads"]
     print(f"2 threads / 1 thread at 10,000 agents: {min(one) / min(two):.2f} (min), "
           f"{statistics.median(one) / statistics.median(two):.2f} (median)")
     c_rate = rate["anchor 1000, first 200 steps, C"]
+    if "anchor 1000, first 200 steps, RVO2" in rate:
+        r = rate["anchor 1000, first 200 steps, RVO2"]
+        print(f"C / RVO2, anchor first 200 steps: {c_rate[0] / r[0]:.2f} (best), {c_rate[1] / r[1]:.2f} (median)")
+    if len(whole_rates) == 2:
+        c, r = whole_rates["C"], whole_rates["RVO2"]
+        print(f"C / RVO2, anchor whole run (agent-steps/s): {c[0] / r[0]:.2f} (best), {c[1] / r[1]:.2f} (median)")
     print(f"C / reference on the anchor scene: {c_rate[0] / rate['anchor 1000, 10 steps, reference'][0]:.0f}x (best)")
     if "anchor 1000, 200 steps, wasm" in rate:
         print(f"wasm / C on the anchor scene: {rate['anchor 1000, 200 steps, wasm'][0] / c_rate[0]:.2f} (best), "

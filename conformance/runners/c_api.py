@@ -20,13 +20,13 @@ HEADERS = tuple(f"{SOLVER}/{f}" for f in SOLVER_FILES if f.endswith(".h") and f 
     f"{HARNESS}/scene.h", f"{HARNESS}/driver.h", f"{HARNESS}/state_hash.h")
 """The headers whose declarations cffi needs, in an order that defines every type before its use."""
 
-_TYPEDEF = re.compile(r"^typedef struct \w+\s*(?:\{[^}]*\}\s*)?\w+;", re.M)
+_TYPEDEF = re.compile(r"^typedef (?:struct \w+\s*(?:\{[^}]*\}\s*)?\w+|\w+ \(\*\w+\)\([^;]*\));", re.M)
 _EXPORTED = re.compile(r"^OC_API ([^;{]*;)", re.M)
 
 
 def header_declarations(tree: Path = C_DIR) -> str:
-    """The cffi declarations of the library, read from its headers: every ``typedef struct`` and
-    every ``OC_API`` function (comments dropped), so that they cannot drift from the C."""
+    """The cffi declarations of the library, read from its headers: every ``typedef struct``, every
+    function-pointer typedef and every ``OC_API`` function (comments dropped), so that they cannot drift from the C."""
     out = []
     for name in HEADERS:
         text = re.sub(r"//[^\n]*", "", (tree / name).read_text(encoding="utf-8"))

@@ -81,6 +81,8 @@ struct ocRun
 	ocHalfPlane* scratch;
 	int step;
 	int threads;
+	// the workers of a threaded run (NULL for one thread)
+	ocStepPool* pool;
 	bool perAgent;
 };
 
@@ -203,6 +205,7 @@ void oc_Run_Destroy(ocRun* run)
 {
 	if (run != NULL)
 	{
+		oc_StepPool_Destroy(run->pool);
 		oc_Simulator_Destroy(run->sim);
 		free(run->waypoint);
 		free(run->positions);
@@ -228,7 +231,17 @@ int oc_Run_GetAgentCount(const ocRun* run)
 bool oc_Run_SetThreads(ocRun* run, int threads)
 {
 	run->threads = threads < 1 ? 1 : threads;
-	return run->threads == 1 || oc_Run_Refill(run, ocFillWorkersFirst);
+	oc_StepPool_Destroy(run->pool);
+	// no pool when threads cannot start: the same work on one thread, the same bits
+	run->pool = oc_StepPool_Create(run->threads);
+	if (run->threads == 1 || oc_Run_Refill(run, ocFillWorkersFirst))
+	{
+		return true;
+	}
+	// without a workspace per worker the pool must not run
+	oc_StepPool_Destroy(run->pool);
+	run->pool = NULL;
+	return false;
 }
 
 bool oc_Run_SetPerAgent(ocRun* run, bool perAgent)
@@ -245,20 +258,29 @@ void oc_Run_CanonicalState(const ocRun* run, unsigned char* out)
 	oc_CanonicalBytes(run->positions, run->velocities, n, out);
 }
 
-// Preferred velocities of every agent from the current state (advances waypoint indices, which
-// is idempotent for a given state).
-static void oc_Run_Prefer(ocRun* run)
+// Preferred velocities of agents [first, first + count) from the current positions (advances
+// their waypoint indices, which is idempotent for a given state). Each agent reads only its own
+// data, so the pool's workers may take any chunks.
+static void oc_Run_PreferRange(void* context, int worker, int first, int count)
 {
+	ocRun* run = (ocRun*)context;
 	const ocSceneView* view = &run->view;
 	int n = view->agentCount;
-	oc_Simulator_GetPositions(run->sim, run->positions);
-	for (int i = 0; i < n; ++i)
+	(void)worker;
+	for (int i = first; i < first + count; ++i)
 	{
 		const ocSceneAgent* agent = view->agents + i;
 		run->preferred[i] = oc_PreferredVelocity(
 			run->positions[i], view->waypoints + agent->firstWaypoint, agent->waypointCount, run->waypoint + i,
 			agent->goalRadius, agent->params.maxSpeed, view->dt, view->seed, view->magnitude, run->step, i, n);
 	}
+}
+
+// Preferred velocities of every agent from the current state.
+static void oc_Run_Prefer(ocRun* run)
+{
+	oc_Simulator_GetPositions(run->sim, run->positions);
+	oc_StepPool_For(run->pool, run->view.agentCount, 256, oc_Run_PreferRange, run);
 	oc_Simulator_SetPreferredVelocities(run->sim, run->preferred);
 }
 
@@ -335,7 +357,7 @@ int oc_Run_Advance(ocRun* run, int count, unsigned char* out)
 		else if (n > 0)
 		{
 			oc_Run_Prefer(run);
-			oc_Run_StepThreaded(run->sim, run->view.dt, run->threads, run->newVelocities);
+			oc_Run_StepThreaded(run->sim, run->view.dt, run->pool);
 		}
 		run->step += 1;
 		oc_Run_ReadState(run);

@@ -1,11 +1,32 @@
 // SPDX-License-Identifier: MIT
-// ORCA conformance: the step with phase 1 split across worker threads (step_threads.c).
+// ORCA conformance: the step split across worker threads (step_threads.c).
 
 #pragma once
 
 #include "simulator.h"
 
-/// One step of the simulator with the agents of phase 1 split across `threads` workers (one
-/// worker, or a build with -DOC_NO_THREADS, runs them in order). Any split gives the same bits:
-/// the agents of phase 1 are independent. `scratch` holds one new velocity per agent.
-void oc_Run_StepThreaded(ocSimulator* sim, double dt, int threads, ocVec2* scratch);
+/// A pool of worker threads that lives as long as a run: the caller is worker 0, the pool's
+/// threads are workers 1 to threads - 1. Work is handed out in chunks of an index range, claimed
+/// one at a time, so a slow or busy core takes fewer chunks and never stalls the step.
+typedef struct ocStepPool ocStepPool;
+
+/// A pool of `threads` workers; NULL for one thread, for a build without threads
+/// (-DOC_NO_THREADS, wasm, freestanding, Windows) or when the threads cannot be started.
+ocStepPool* oc_StepPool_Create(int threads);
+
+/// Stops and joins the pool's threads (NULL is a no-op).
+void oc_StepPool_Destroy(ocStepPool* pool);
+
+/// Workers of a pool (1 for NULL).
+int oc_StepPool_GetWorkerCount(const ocStepPool* pool);
+
+/// Runs `task` over [0, n) in chunks of `chunk` indices on every worker and returns when all
+/// are done; with a NULL pool, one call over the whole range on worker 0. The task must give
+/// the same result whatever worker takes a chunk (each agent's work depends only on shared
+/// read-only state and writes only its own outputs and the worker's scratch).
+void oc_StepPool_For(ocStepPool* pool, int n, int chunk, ocRangeTask task, void* context);
+
+/// One step of the simulator with every pass (grid, phase 1, phase 2) spread over the pool's
+/// workers (any split gives the same bits); a NULL pool steps on this thread. The simulator must
+/// have at least the pool's worker count of workspaces.
+void oc_Run_StepThreaded(ocSimulator* sim, double dt, ocStepPool* pool);

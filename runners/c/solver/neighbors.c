@@ -115,6 +115,9 @@ struct ocAgentGrid
 	int cellCount;
 	double cell;
 
+	// the positions of the current build (read during a build only)
+	const ocVec2* source;
+
 	// per agent, by agent index
 	ocVec2* positions;
 	int64_t* cellX;
@@ -278,21 +281,82 @@ static int oc_AgentGrid_CellFor(ocAgentGrid* grid, int64_t cx, int64_t cy, ocVec
 	return id;
 }
 
-// Each cell's start in the entry array and its 3x3 block (the cell itself first), then the
-// agents placed cell by cell in ascending index order.
-static void oc_AgentGrid_Place(ocAgentGrid* grid, const ocVec2* positions, int count)
+// Marks an agent whose cell coordinates do not fit (see oc_AgentGrid_CellsTask).
+#define OC_CELL_OUTSIDE INT64_MIN
+
+// Per agent of [first, first + count): the position copied and its cell coordinates
+// floor(x / cell), the reference's exact integers (same division, same floor), so every 3x3
+// block holds the same agents as the reference's.
+static void oc_AgentGrid_CellsTask(void* context, int worker, int first, int count)
 {
-	int cellCount = grid->cellCount;
+	ocAgentGrid* grid = (ocAgentGrid*)context;
+	double cell = grid->cell;
+	(void)worker;
+	for (int i = first; i < first + count; ++i)
+	{
+		ocVec2 p = grid->source[i];
+		grid->positions[i] = p;
+		double qx = p.x / cell;
+		double qy = p.y / cell;
+
+		// Outside +-2^62 the cell integers do not fit in int64. That takes cells narrower
+		// than 2^-41 of the coordinates, or non-finite positions (where the reference's
+		// floor raises instead). Build then scans every agent, which gives the normative
+		// brute-force result; the neighbour set does not depend on the structure that finds it.
+		bool inside = qx > -OC_CELL_LIMIT && qx < OC_CELL_LIMIT && qy > -OC_CELL_LIMIT && qy < OC_CELL_LIMIT;
+		grid->cellX[i] = inside ? oc_FloorToInt(qx) : OC_CELL_OUTSIDE;
+		grid->cellY[i] = inside ? oc_FloorToInt(qy) : 0;
+	}
+}
+
+// Counting sort of the agents by cell, first half: find or add each agent's cell, count, take
+// the bounding box; then each cell's start in the entry array. False when an agent has no cell
+// coordinates. The hash table is cleared, never reallocated.
+static bool oc_AgentGrid_Index(ocAgentGrid* grid)
+{
+	memset(grid->slots, 0, (size_t)(grid->slotMask + 1) * sizeof(ocGridSlot));
+	int cellCount = 0;
+	for (int i = 0; i < grid->count; ++i)
+	{
+		int64_t cx = grid->cellX[i];
+		if (cx == OC_CELL_OUTSIDE)
+		{
+			return false;
+		}
+		int64_t cy = grid->cellY[i];
+		ocVec2 p = grid->positions[i];
+		int id = oc_AgentGrid_CellFor(grid, cx, cy, p, &cellCount);
+
+		ocGridCell* c = grid->cells + id;
+		c->count += 1;
+		c->minX = p.x < c->minX ? p.x : c->minX;
+		c->maxX = p.x > c->maxX ? p.x : c->maxX;
+		c->minY = p.y < c->minY ? p.y : c->minY;
+		c->maxY = p.y > c->maxY ? p.y : c->maxY;
+		grid->cellOf[i] = id;
+	}
+	grid->cellCount = cellCount;
+
 	int start = 0;
 	for (int id = 0; id < cellCount; ++id)
 	{
 		ocGridCell* c = grid->cells + id;
 		c->start = start;
 		start += c->count;
-		// reused as the fill cursor below, which restores it
+		// reused as the fill cursor of oc_AgentGrid_Place, which restores it
 		c->count = 0;
+	}
+	return true;
+}
 
-		// The 3x3 block, the cell itself first.
+// Per cell of [first, first + count): the ids of its 3x3 block, the cell itself first.
+static void oc_AgentGrid_BlocksTask(void* context, int worker, int first, int count)
+{
+	ocAgentGrid* grid = (ocAgentGrid*)context;
+	(void)worker;
+	for (int id = first; id < first + count; ++id)
+	{
+		ocGridCell* c = grid->cells + id;
 		int k = 0;
 		c->around[k++] = id;
 		for (int64_t dx = -1; dx <= 1; ++dx)
@@ -306,18 +370,28 @@ static void oc_AgentGrid_Place(ocAgentGrid* grid, const ocVec2* positions, int c
 			}
 		}
 	}
+}
 
-	for (int i = 0; i < count; ++i)
+// Counting sort, second half: the agents placed cell by cell in ascending index order.
+static void oc_AgentGrid_Place(ocAgentGrid* grid)
+{
+	for (int i = 0; i < grid->count; ++i)
 	{
 		ocGridCell* c = grid->cells + grid->cellOf[i];
 		ocGridEntry* entry = grid->entries + c->start + c->count;
-		entry->position = positions[i];
+		entry->position = grid->positions[i];
 		entry->index = i;
 		c->count += 1;
 	}
 }
 
 bool oc_AgentGrid_Build(ocAgentGrid* grid, const ocVec2* positions, int count, double maxNeighborDistance)
+{
+	return oc_AgentGrid_BuildParallel(grid, positions, count, maxNeighborDistance, NULL, NULL);
+}
+
+bool oc_AgentGrid_BuildParallel(ocAgentGrid* grid, const ocVec2* positions, int count, double maxNeighborDistance,
+								ocParallelFor parallelFor, void* runner)
 {
 	if (oc_AgentGrid_Reserve(grid, count) == false)
 	{
@@ -336,59 +410,23 @@ bool oc_AgentGrid_Build(ocAgentGrid* grid, const ocVec2* positions, int count, d
 		return true;
 	}
 
-	memcpy(grid->positions, positions, (size_t)count * sizeof(ocVec2));
+	grid->source = positions;
+	oc_ForRange(parallelFor, runner, count, 256, oc_AgentGrid_CellsTask, grid);
 
-	// Cell coordinates floor(x / cell), the reference's exact integers (same division, same
-	// floor), so every 3x3 block holds the same agents as the reference's.
-	grid->mode = ocGridCells;
-	for (int i = 0; i < count; ++i)
+	if (oc_AgentGrid_Index(grid) == false)
 	{
-		double qx = positions[i].x / cell;
-		double qy = positions[i].y / cell;
-
-		// Outside +-2^62 the cell integers do not fit in int64. That takes cells narrower
-		// than 2^-41 of the coordinates, or non-finite positions (where the reference's
-		// floor raises instead). Scanning every agent then gives the normative brute-force
-		// result; the neighbour set does not depend on the structure that finds it.
-		if (!(qx > -OC_CELL_LIMIT && qx < OC_CELL_LIMIT && qy > -OC_CELL_LIMIT && qy < OC_CELL_LIMIT))
+		grid->mode = ocGridScanAll;
+		for (int k = 0; k < count; ++k)
 		{
-			grid->mode = ocGridScanAll;
-			for (int k = 0; k < count; ++k)
-			{
-				grid->entries[k].position = positions[k];
-				grid->entries[k].index = k;
-			}
-			return true;
+			grid->entries[k].position = positions[k];
+			grid->entries[k].index = k;
 		}
-
-		grid->cellX[i] = oc_FloorToInt(qx);
-		grid->cellY[i] = oc_FloorToInt(qy);
+		return true;
 	}
 
-	// Counting sort of the agents by cell: find or add each agent's cell, count, take the
-	// bounding box; then prefix sums and placement in index order (a cell lists its agents by
-	// ascending index). O(count); the hash table is cleared, never reallocated.
-	memset(grid->slots, 0, (size_t)(grid->slotMask + 1) * sizeof(ocGridSlot));
-	int cellCount = 0;
-	for (int i = 0; i < count; ++i)
-	{
-		int64_t cx = grid->cellX[i];
-		int64_t cy = grid->cellY[i];
-		ocVec2 p = positions[i];
-		int id = oc_AgentGrid_CellFor(grid, cx, cy, p, &cellCount);
-
-		ocGridCell* c = grid->cells + id;
-		c->count += 1;
-		c->minX = p.x < c->minX ? p.x : c->minX;
-		c->maxX = p.x > c->maxX ? p.x : c->maxX;
-		c->minY = p.y < c->minY ? p.y : c->minY;
-		c->maxY = p.y > c->maxY ? p.y : c->maxY;
-		grid->cellOf[i] = id;
-	}
-	grid->cellCount = cellCount;
-
-	oc_AgentGrid_Place(grid, positions, count);
-
+	grid->mode = ocGridCells;
+	oc_ForRange(parallelFor, runner, grid->cellCount, 256, oc_AgentGrid_BlocksTask, grid);
+	oc_AgentGrid_Place(grid);
 	return true;
 }
 

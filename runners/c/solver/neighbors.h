@@ -10,6 +10,7 @@
 #include "vector.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /// Cells are this much wider than the largest neighbour distance, so that neither the rounding
 /// of x / cell nor that of the squared distance can put a neighbour outside the 3x3 block.
@@ -54,8 +55,38 @@ OC_API void oc_AgentGrid_Destroy(ocAgentGrid* grid);
 /// Makes room for capacity agents so that Build of up to that many does not allocate.
 OC_API bool oc_AgentGrid_Reserve(ocAgentGrid* grid, int capacity);
 
+/// Work on the indices [first, first + count) as worker `worker` (0 for the calling thread).
+typedef void (*ocRangeTask)(void* context, int worker, int first, int count);
+
+/// Runs task over [0, n) in chunks of about `chunk` indices, on whichever workers of `runner`
+/// it has, and returns when every chunk is done. A task gives the same result whatever worker
+/// takes a chunk (it reads shared state and writes only its own indices' outputs).
+typedef void (*ocParallelFor)(void* runner, int n, int chunk, ocRangeTask task, void* context);
+
+/// task over [0, n) in chunks of `chunk` indices: through parallelFor, or, when it is NULL,
+/// chunk after chunk on this thread (the same chunks, so every build splits the work alike).
+static inline void oc_ForRange(ocParallelFor parallelFor, void* runner, int n, int chunk, ocRangeTask task,
+							   void* context)
+{
+	if (parallelFor != NULL)
+	{
+		parallelFor(runner, n, chunk, task, context);
+		return;
+	}
+	for (int first = 0; first < n; first += chunk)
+	{
+		task(context, 0, first, n - first < chunk ? n - first : chunk);
+	}
+}
+
 /// Sorts the agents into cells (copies the positions); false when out of memory.
 OC_API bool oc_AgentGrid_Build(ocAgentGrid* grid, const ocVec2* positions, int count, double maxNeighborDistance);
+
+/// Build with its per-agent pass (the cell of each agent) and its per-cell pass (each cell's
+/// 3x3 block) handed to parallelFor (NULL: chunk by chunk on this thread); the same grid. The
+/// hash insert and the placement, in agent index order, stay on the calling thread.
+OC_API bool oc_AgentGrid_BuildParallel(ocAgentGrid* grid, const ocVec2* positions, int count, double maxNeighborDistance,
+									   ocParallelFor parallelFor, void* runner);
 
 /// Agent neighbours of agent from the built grid (same result as the reference AgentGrid);
 /// out holds min(maxNeighbors, count - 1) entries; returns the number found.

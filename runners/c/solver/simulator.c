@@ -6,7 +6,6 @@
 #include "constraint.h"
 #include "fallback.h"
 #include "linear_program.h"
-#include "neighbors.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -275,9 +274,10 @@ void oc_Simulator_SetPreferredVelocities(ocSimulator* sim, const ocVec2* velocit
 	}
 }
 
-// Builds the neighbour grid over the current positions unless it is up to date. Never
-// allocates: AddAgent reserved the grid for the agent capacity.
-static void oc_Simulator_PrepareGrid(ocSimulator* sim)
+// Builds the neighbour grid over the current positions unless it is up to date, its passes
+// through parallelFor (NULL: on this thread). Never allocates: AddAgent reserved the grid for
+// the agent capacity.
+static void oc_Simulator_PrepareGrid(ocSimulator* sim, ocParallelFor parallelFor, void* runner)
 {
 	if (sim->gridValid)
 	{
@@ -296,7 +296,7 @@ static void oc_Simulator_PrepareGrid(ocSimulator* sim)
 		}
 	}
 
-	bool built = oc_AgentGrid_Build(sim->grid, sim->positions, sim->agentCount, widest);
+	bool built = oc_AgentGrid_BuildParallel(sim->grid, sim->positions, sim->agentCount, widest, parallelFor, runner);
 	assert(built);
 	(void)built;
 	sim->gridValid = true;
@@ -359,14 +359,14 @@ static ocVec2 oc_Simulator_ComputeVelocity(ocSimulator* sim, ocWorkspace* ws, in
 int oc_Simulator_Constraints(ocSimulator* sim, int agent, double dt, ocHalfPlane* out, int* hardCount)
 {
 	assert(0 <= agent && agent < sim->agentCount);
-	oc_Simulator_PrepareGrid(sim);
+	oc_Simulator_PrepareGrid(sim, NULL, NULL);
 	return oc_Simulator_BuildConstraints(sim, sim->workspaces, agent, dt, out, hardCount);
 }
 
 ocVec2 oc_Simulator_NewVelocity(ocSimulator* sim, int agent, double dt)
 {
 	assert(0 <= agent && agent < sim->agentCount);
-	oc_Simulator_PrepareGrid(sim);
+	oc_Simulator_PrepareGrid(sim, NULL, NULL);
 	return oc_Simulator_ComputeVelocity(sim, sim->workspaces, agent, dt);
 }
 
@@ -409,7 +409,7 @@ int oc_Simulator_GetWorkerCount(const ocSimulator* sim)
 
 void oc_Simulator_PrepareStep(ocSimulator* sim)
 {
-	oc_Simulator_PrepareGrid(sim);
+	oc_Simulator_PrepareGrid(sim, NULL, NULL);
 }
 
 void oc_Simulator_NewVelocitiesOnWorker(ocSimulator* sim, int worker, double dt, int first, int count, ocVec2* out)
@@ -425,7 +425,7 @@ void oc_Simulator_NewVelocitiesOnWorker(ocSimulator* sim, int worker, double dt,
 	// grid built from it), so any split of the index range, on any workers, gives the same
 	// bits. The build is skipped when PrepareStep already ran, so concurrent calls only read
 	// shared memory and write their own workspace and out.
-	oc_Simulator_PrepareGrid(sim);
+	oc_Simulator_PrepareGrid(sim, NULL, NULL);
 	ocWorkspace* ws = sim->workspaces + worker;
 	for (int k = 0; k < count; ++k)
 	{
@@ -438,27 +438,61 @@ void oc_Simulator_NewVelocities(ocSimulator* sim, double dt, int first, int coun
 	oc_Simulator_NewVelocitiesOnWorker(sim, 0, dt, first, count, out);
 }
 
-void oc_Simulator_Apply(ocSimulator* sim, const ocVec2* newVelocities, double dt)
+// What the phase tasks of a step read: phase 1 writes sim->newVelocities, phase 2 applies
+// newVelocities.
+typedef struct ocPhaseJob
 {
-	for (int i = 0; i < sim->agentCount; ++i)
+	ocSimulator* sim;
+	double dt;
+	const ocVec2* newVelocities;
+} ocPhaseJob;
+
+static void oc_Simulator_PhaseOneTask(void* context, int worker, int first, int count)
+{
+	ocPhaseJob* job = (ocPhaseJob*)context;
+	oc_Simulator_NewVelocitiesOnWorker(job->sim, worker, job->dt, first, count, job->sim->newVelocities + first);
+}
+
+static void oc_Simulator_PhaseTwoTask(void* context, int worker, int first, int count)
+{
+	ocPhaseJob* job = (ocPhaseJob*)context;
+	ocSimulator* sim = job->sim;
+	(void)worker;
+	for (int i = first; i < first + count; ++i)
 	{
-		ocVec2 v = newVelocities[i];
+		ocVec2 v = job->newVelocities[i];
 		sim->velocities[i] = v;
 
 		// position + velocity * dt per component: product, then sum (never fused).
-		sim->positions[i] = oc_Add(sim->positions[i], oc_Scale(v, dt));
+		sim->positions[i] = oc_Add(sim->positions[i], oc_Scale(v, job->dt));
 	}
+}
+
+void oc_Simulator_Apply(ocSimulator* sim, const ocVec2* newVelocities, double dt)
+{
+	ocPhaseJob job = { sim, dt, newVelocities };
+	oc_Simulator_PhaseTwoTask(&job, 0, 0, sim->agentCount);
 	sim->gridValid = false;
 }
 
 void oc_Simulator_Step(ocSimulator* sim, double dt)
+{
+	oc_Simulator_StepParallel(sim, dt, NULL, NULL);
+}
+
+void oc_Simulator_StepParallel(ocSimulator* sim, double dt, ocParallelFor parallelFor, void* runner)
 {
 	if (sim->agentCount == 0)
 	{
 		return;
 	}
 
-	// Phase 1 for every agent into scratch, from the start-of-step state; then phase 2.
-	oc_Simulator_NewVelocities(sim, dt, 0, sim->agentCount, sim->newVelocities);
-	oc_Simulator_Apply(sim, sim->newVelocities, dt);
+	// Phase 1 for every agent into scratch, from the start-of-step state; then phase 2. Phase 1
+	// goes in chunks of 32 agents, small enough that the workers finish together, large enough
+	// that claiming a chunk costs nothing next to its work.
+	ocPhaseJob job = { sim, dt, sim->newVelocities };
+	oc_Simulator_PrepareGrid(sim, parallelFor, runner);
+	oc_ForRange(parallelFor, runner, sim->agentCount, 32, oc_Simulator_PhaseOneTask, &job);
+	oc_ForRange(parallelFor, runner, sim->agentCount, 256, oc_Simulator_PhaseTwoTask, &job);
+	sim->gridValid = false;
 }

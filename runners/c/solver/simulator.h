@@ -10,6 +10,7 @@
 #pragma once
 
 #include "halfplane.h"
+#include "neighbors.h"
 
 #include <stdbool.h>
 
@@ -114,3 +115,8 @@ OC_API void oc_Simulator_Apply(ocSimulator* sim, const ocVec2* newVelocities, do
 
 /// One synchronous step of every agent (phase 1 for all, then phase 2); never allocates.
 OC_API void oc_Simulator_Step(ocSimulator* sim, double dt);
+
+/// Step with its passes (the grid's per-agent and per-cell passes, phase 1, phase 2) handed to
+/// parallelFor, whose workers are numbered below GetWorkerCount; the same bits as Step for any
+/// split of the work: within each pass the agents (or cells) are independent.
+OC_API void oc_Simulator_StepParallel(ocSimulator* sim, double dt, ocParallelFor parallelFor, void* runner);

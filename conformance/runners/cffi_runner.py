@@ -94,20 +94,24 @@ class CffiRunner(Runner):
         return RunnerInfo(self.id, "orca-c (cffi)", compiler=described["compiler"], flags=described["flags"],
                           versions={"library_sha256": described["sha256"]})
 
-    def _start(self, scene: Scene, threads: int = 1, per_agent: bool = False):
+    def _start(self, scene: Scene, threads: int = 1, per_agent: bool = False, interleaved: int = 0):
         ffi, lib = self._load()
         handle = c_api.new_scene(ffi, lib, scene)
         run = ffi.gc(lib.oc_Run_Create(handle), lib.oc_Run_Destroy)
         if run == ffi.NULL:
             raise RunnerError("oc_Run_Create failed (out of memory)")
-        if not lib.oc_Run_SetThreads(run, threads) or (per_agent and not lib.oc_Run_SetPerAgent(run, True)):
-            raise RunnerError("oc_Run_SetThreads or oc_Run_SetPerAgent failed (out of memory)")
+        if (not lib.oc_Run_SetThreads(run, threads) or (per_agent and not lib.oc_Run_SetPerAgent(run, True))
+                or (interleaved and not lib.oc_Run_SetInterleaved(run, interleaved))):
+            raise RunnerError("oc_Run_SetThreads, oc_Run_SetPerAgent or oc_Run_SetInterleaved failed (out of memory)")
         return ffi, lib, handle, run
 
-    def hashes(self, scene: Scene, threads: int = 1, per_agent: bool = False) -> Iterator[str]:
-        """Per-step hashes; ``threads`` workers for phase 1, or the simulator's single-agent
-        calls when ``per_agent`` (see oc_Run_StepPerAgent): both must leave the bits alone."""
-        ffi, lib, handle, run = self._start(scene, threads, per_agent)
+    def hashes(self, scene: Scene, threads: int = 1, per_agent: bool = False,
+               interleaved: int = 0) -> Iterator[str]:
+        """Per-step hashes; ``threads`` workers for every pass of the step, the simulator's
+        single-agent calls when ``per_agent`` (see oc_Run_StepPerAgent), or, when
+        ``interleaved`` > 0, one thread that takes the chunks of every pass last first on that
+        many workspaces in turn (oc_Run_StepInterleaved): none may change the bits."""
+        ffi, lib, handle, run = self._start(scene, threads, per_agent, interleaved)
         stride = len(scene.agents) * AGENT_BYTES
         state = ffi.new("unsigned char[]", max(1, stride))
         lib.oc_Run_CanonicalState(run, state)

@@ -83,6 +83,8 @@ struct ocRun
 	int threads;
 	// the workers of a threaded run (NULL for one thread)
 	ocStepPool* pool;
+	// workspaces of an interleaved run (0: not interleaved)
+	int interleaved;
 	bool perAgent;
 };
 
@@ -244,6 +246,15 @@ bool oc_Run_SetThreads(ocRun* run, int threads)
 	return false;
 }
 
+bool oc_Run_SetInterleaved(ocRun* run, int workers)
+{
+	oc_StepPool_Destroy(run->pool);
+	run->pool = NULL;
+	run->threads = workers < 1 ? 1 : workers;
+	run->interleaved = run->threads;
+	return oc_Run_Refill(run, ocFillWorkersFirst);
+}
+
 bool oc_Run_SetPerAgent(ocRun* run, bool perAgent)
 {
 	run->perAgent = perAgent;
@@ -287,9 +298,9 @@ static void oc_Run_Prefer(ocRun* run)
 // One step through the single-agent calls of the simulator's API, the way an embedder that
 // drives agents one by one would take it: a preferred velocity per agent; new velocities
 // through oc_Simulator_NewVelocity or through the exported constraint list and the two
-// programs (alternating by agent and step, so every agent takes both ways); then velocity and
-// position per agent, position + velocity * dt as the step's phase 2. Same bits as the bulk
-// path, or a bug.
+// programs (alternating by agent and step, so every agent takes both ways); then phase 2,
+// velocity and position = position + velocity * dt, by oc_Simulator_Apply on even steps and
+// per agent through the setters on odd ones. Same bits as the bulk path, or a bug.
 static void oc_Run_StepPerAgent(ocRun* run)
 {
 	ocSimulator* sim = run->sim;
@@ -319,6 +330,11 @@ static void oc_Run_StepPerAgent(ocRun* run)
 		run->newVelocities[i] = result.failed >= 0
 									? oc_Relax(run->planes, count, hardCount, speed, result.failed, run->scratch)
 									: result.velocity;
+	}
+	if (run->step % 2 == 0)
+	{
+		oc_Simulator_Apply(sim, run->newVelocities, dt);
+		return;
 	}
 	for (int i = 0; i < n; ++i)
 	{
@@ -357,7 +373,14 @@ int oc_Run_Advance(ocRun* run, int count, unsigned char* out)
 		else if (n > 0)
 		{
 			oc_Run_Prefer(run);
-			oc_Run_StepThreaded(run->sim, run->view.dt, run->pool);
+			if (run->interleaved > 0)
+			{
+				oc_Run_StepInterleaved(run->sim, run->view.dt, run->interleaved);
+			}
+			else
+			{
+				oc_Run_StepThreaded(run->sim, run->view.dt, run->pool);
+			}
 		}
 		run->step += 1;
 		oc_Run_ReadState(run);

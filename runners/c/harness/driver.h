@@ -42,6 +42,12 @@ OC_API int oc_Run_GetAgentCount(const ocRun* run);
 /// memory (the run is then unusable).
 OC_API bool oc_Run_SetThreads(ocRun* run, int threads);
 
+/// Before the first step: steps on the calling thread, but hands every chunk of every pass of
+/// the step to one of `workers` workspaces in turn, last chunk first (oc_Run_StepInterleaved
+/// in step_threads.c): the order and the split of a threaded step, made deterministic, for
+/// checks that neither changes the bits. False when out of memory (the run is then unusable).
+OC_API bool oc_Run_SetInterleaved(ocRun* run, int workers);
+
 /// Before the first step: rebuilds the run's simulator and, when perAgent, takes it through the
 /// simulator's single-agent calls instead of the bulk ones (agents added blank and configured
 /// with the setters; oc_Run_StepPerAgent in driver.c). The bits must not change; threads are

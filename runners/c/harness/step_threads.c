@@ -245,3 +245,20 @@ void oc_Run_StepThreaded(ocSimulator* sim, double dt, ocStepPool* pool)
 	// One thread: the simulator's own step, every pass in order.
 	oc_Simulator_StepParallel(sim, dt, pool == NULL ? NULL : oc_StepPool_Run, pool);
 }
+
+// An ocParallelFor on the calling thread: the chunks last first, chunk k on workspace
+// k % *workers.
+static void oc_Interleave(void* workers, int n, int chunk, ocRangeTask task, void* context)
+{
+	int count = *(const int*)workers;
+	for (int k = (n - 1) / chunk; k >= 0; --k)
+	{
+		int first = k * chunk;
+		task(context, k % count, first, n - first < chunk ? n - first : chunk);
+	}
+}
+
+void oc_Run_StepInterleaved(ocSimulator* sim, double dt, int workers)
+{
+	oc_Simulator_StepParallel(sim, dt, oc_Interleave, &workers);
+}

@@ -30,3 +30,8 @@ void oc_StepPool_For(ocStepPool* pool, int n, int chunk, ocRangeTask task, void*
 /// workers (any split gives the same bits); a NULL pool steps on this thread. The simulator must
 /// have at least the pool's worker count of workspaces.
 void oc_Run_StepThreaded(ocSimulator* sim, double dt, ocStepPool* pool);
+
+/// One step on the calling thread with the chunks of every pass taken last first, chunk k on
+/// workspace k % workers (the simulator must have that many): what a threaded step may do,
+/// made deterministic.
+void oc_Run_StepInterleaved(ocSimulator* sim, double dt, int workers);

@@ -9,8 +9,10 @@ the time, shown as agent-steps per second). Measurements:
 - the RVO2 anchor scene (1,000 agents on a circle of radius 800, neighborDistance 15,
   maxNeighbors 10, horizons 10, radius 1.5, max speed 2, dt 0.25), first 200 steps, one
   thread; with --whole also the whole run (until every agent is within 0.1 of its goal);
-- the suite's 10,000-agent circle, first 50 steps, on 1 and 2 threads (the bits are equal for
-  any thread count: tests/test_matrix.py), and their ratio;
+- the suite's 10,000-agent circle, first 100 steps, on 1 and 2 threads (the bits are equal for
+  any thread count: tests/test_matrix.py), and their ratio; and on 2 threads while another
+  process keeps one core busy (a loaded machine: the pool's workers claim chunks as they come,
+  so the busy core's worker takes fewer);
 - the reference (pure Python) on the anchor scene, 10 steps, and the C port's ratio to it;
 - the wasm column (wasmtime, fuel on) on the anchor scene, 200 steps, as a share of native;
 - the instructions per agent-step of the C port on the anchor scene: perf stat's user-mode
@@ -71,6 +73,17 @@ def c_seconds(runner: CffiRunner, scene: Scene, steps: int, threads: int = 1) ->
     del handle
     assert bad == 0
     return seconds
+
+
+def loaded_seconds(runner: CffiRunner, scene: Scene, steps: int, threads: int) -> float:
+    """c_seconds while another process spins on a core."""
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        time.sleep(0.3)
+        return c_seconds(runner, scene, steps, threads)
+    finally:
+        spinner.kill()
+        spinner.wait()
 
 
 def whole_run(runner: CffiRunner, scene: Scene) -> tuple[int, float]:
@@ -166,8 +179,9 @@ def main(argv: list[str] | None = None) -> int:
     anchor, crowd = anchor_scene(), crowd_scene()
     measures: dict[str, tuple[int, Callable[[], float | None]]] = {
         "anchor 1000, first 200 steps, C": (200_000, lambda: c_seconds(runner, anchor, 200)),
-        "circle 10000, 50 steps, C 1 thread": (500_000, lambda: c_seconds(runner, crowd, 50, 1)),
-        "circle 10000, 50 steps, C 2 threads": (500_000, lambda: c_seconds(runner, crowd, 50, 2)),
+        "circle 10000, 100 steps, C 1 thread": (1_000_000, lambda: c_seconds(runner, crowd, 100, 1)),
+        "circle 10000, 100 steps, C 2 threads": (1_000_000, lambda: c_seconds(runner, crowd, 100, 2)),
+        "the same, 2 threads, one core busy": (1_000_000, lambda: loaded_seconds(runner, crowd, 100, 2)),
         "anchor 1000, 200 steps, wasm": (200_000, lambda: wasm_seconds(anchor, 200)),
         "anchor 1000, 10 steps, reference": (10_000, lambda: reference_seconds(anchor, 10)),
     }
@@ -204,9 +218,11 @@ def main(argv: list[str] | None = None) -> int:
             whole_rates[who] = (max(rates), statistics.median(rates))
             label = f"anchor 1000, whole run ({runs[0][0]} steps), {who}"
             print(f"{label:<40} {max(rates):19,.0f} {statistics.median(rates):12,.0f}")
-    one, two = times["circle 10000, 50 steps, C 1 thread"], times["circle 10000, 50 steps, C 2 threads"]
+    one, two = times["circle 10000, 100 steps, C 1 thread"], times["circle 10000, 100 steps, C 2 threads"]
+    busy = times["the same, 2 threads, one core busy"]
     print(f"2 threads / 1 thread at 10,000 agents: {min(one) / min(two):.2f} (min), "
-          f"{statistics.median(one) / statistics.median(two):.2f} (median)")
+          f"{statistics.median(one) / statistics.median(two):.2f} (median); with one core busy "
+          f"{min(one) / min(busy):.2f} (min), {statistics.median(one) / statistics.median(busy):.2f} (median)")
     c_rate = rate["anchor 1000, first 200 steps, C"]
     if "anchor 1000, first 200 steps, RVO2" in rate:
         r = rate["anchor 1000, first 200 steps, RVO2"]

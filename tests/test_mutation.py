@@ -26,12 +26,12 @@ SAMPLE = {
     "fallback.c:52:comparison:70aa982d6d": "vector:relax",
     "linear_program.c:18:arithmetic:c597798352": "vector:solve_closest",
     "linear_program.c:173:delete:fb12bd423f": "vector:solve_direction",
-    "neighbors.c:403:arithmetic:d8f3696706": "vector:agent_neighbors",
+    "neighbors.c:481:arithmetic:1436b3e444": "vector:agent_neighbors",
     "obstacle.c:53:comparison:ce62ce21cd": "vector:support_distance",
     "obstacle.h:85:arithmetic:827752ab03": "vector:agent_case_form",
-    "simulator.c:150:comparison:4a3c87e77c": "vector:agent_step",
-    "simulator.c:248:delete:177498bede": "scenario:orca/boundary-lp-start[per-agent]",
-    "simulator.c:485:comparison:c1a8114132": "scenario:orca/boundary-lp-start",
+    "simulator.c:165:comparison:3f9e91003c": "vector:agent_step",
+    "simulator.c:265:delete:ec8028009f": "scenario:orca/boundary-lp-start[per-agent]",
+    "simulator.c:547:comparison:391f4c5cf7": "scenario:orca/boundary-lp-start",
     "vector.h:81:operands:639423d493": "vector:segment_distance_squared",
 }
 

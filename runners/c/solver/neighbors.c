@@ -70,6 +70,12 @@ int oc_ObstacleNeighbors(ocVec2 position, double reach, const ocSegment* segment
 // Cell coordinates beyond this magnitude are not hashed (see oc_AgentGrid_Build).
 #define OC_CELL_LIMIT 4611686018427387904.0 // 2^62
 
+// The dense cell table holds OC_TABLE_PER_AGENT * capacity + OC_TABLE_EXTRA entries: a span
+// of occupied cells (plus border) up to that size is looked up directly, a wider one hashed.
+// Speed only: both find the same cells.
+#define OC_TABLE_PER_AGENT 16
+#define OC_TABLE_EXTRA 1024
+
 enum
 {
 	// no cell is positive wide: no agent has neighbours
@@ -85,14 +91,6 @@ typedef struct ocGridEntry
 	ocVec2 position;
 	int index;
 } ocGridEntry;
-
-// Hash slot of an occupied cell.
-typedef struct ocGridSlot
-{
-	int64_t cx, cy;
-	// cell id + 1; 0 marks a free slot
-	int cell;
-} ocGridSlot;
 
 // An occupied cell.
 typedef struct ocGridCell
@@ -130,9 +128,21 @@ struct ocAgentGrid
 	// occupied cells, at most one per agent
 	ocGridCell* cells;
 
-	// open-addressing hash of the occupied cells, slotMask + 1 >= 2 * capacity slots
-	ocGridSlot* slots;
+	// where the cells are found: the dense table when the span of the occupied cells fits it,
+	// else the hash
+	bool dense;
+
+	// open-addressing hash of the occupied cells, slotMask + 1 >= 2 * capacity slots: per slot
+	// the cell id + 1, 0 for a free slot (the coordinates are the cell's)
+	int* slots;
 	int slotMask;
+
+	// dense table of cell id + 1 (0: no agent) over the occupied cells' span plus a border of
+	// one cell: entry (cx - tableX) + (cy - tableY) * tableWidth; tableCapacity entries
+	int* table;
+	int tableCapacity;
+	int tableWidth;
+	int64_t tableX, tableY;
 };
 
 ocAgentGrid* oc_AgentGrid_Create(void)
@@ -150,6 +160,7 @@ static void oc_AgentGrid_FreeArrays(ocAgentGrid* grid)
 	free(grid->entries);
 	free(grid->cells);
 	free(grid->slots);
+	free(grid->table);
 }
 
 void oc_AgentGrid_Destroy(ocAgentGrid* grid)
@@ -183,9 +194,11 @@ bool oc_AgentGrid_Reserve(ocAgentGrid* grid, int capacity)
 	next.cellOf = (int*)malloc(n * sizeof(int));
 	next.entries = (ocGridEntry*)malloc(n * sizeof(ocGridEntry));
 	next.cells = (ocGridCell*)malloc(n * sizeof(ocGridCell));
-	next.slots = (ocGridSlot*)malloc((size_t)slotCount * sizeof(ocGridSlot));
+	next.slots = (int*)malloc((size_t)slotCount * sizeof(int));
+	next.tableCapacity = OC_TABLE_PER_AGENT * capacity + OC_TABLE_EXTRA;
+	next.table = (int*)malloc((size_t)next.tableCapacity * sizeof(int));
 	if (next.positions == NULL || next.cellX == NULL || next.cellY == NULL || next.cellOf == NULL ||
-		next.entries == NULL || next.cells == NULL || next.slots == NULL)
+		next.entries == NULL || next.cells == NULL || next.slots == NULL || next.table == NULL)
 	{
 		oc_AgentGrid_FreeArrays(&next);
 		return false;
@@ -224,61 +237,88 @@ static inline int64_t oc_FloorToInt(double q)
 	return c;
 }
 
-// Id of the occupied cell (cx, cy), or -1.
+// Id of the occupied cell (cx, cy) in the hash, or -1.
 static inline int oc_FindCell(const ocAgentGrid* grid, int64_t cx, int64_t cy)
 {
 	uint32_t mask = (uint32_t)grid->slotMask;
 	uint32_t s = oc_HashCell(cx, cy) & mask;
 	for (;;)
 	{
-		const ocGridSlot* slot = grid->slots + s;
-		if (slot->cell == 0)
+		int id = grid->slots[s] - 1;
+		if (id < 0)
 		{
 			return -1;
 		}
-		if (slot->cx == cx && slot->cy == cy)
+		if (grid->cells[id].cx == cx && grid->cells[id].cy == cy)
 		{
-			return slot->cell - 1;
+			return id;
 		}
 		s = (s + 1) & mask;
 	}
 }
 
-// The id of cell (cx, cy) in the grid's hash table, added (with p as its bounding box) when
-// it is new; linear probing.
+// The dense table's entry of cell (cx, cy), which must lie in the table's span.
+static inline int* oc_TableEntry(const ocAgentGrid* grid, int64_t cx, int64_t cy)
+{
+	return grid->table + (size_t)(cx - grid->tableX) + (size_t)(cy - grid->tableY) * (size_t)grid->tableWidth;
+}
+
+// Id of the occupied cell (cx, cy), or -1: from the dense table (where the cell must lie in
+// its span, border included) or from the hash.
+static inline int oc_AgentGrid_FindCell(const ocAgentGrid* grid, int64_t cx, int64_t cy)
+{
+	if (grid->dense)
+	{
+		return *oc_TableEntry(grid, cx, cy) - 1;
+	}
+	return oc_FindCell(grid, cx, cy);
+}
+
+// Cell id becomes (cx, cy), with no agent yet and p as its bounding box.
+static void oc_AgentGrid_NewCell(ocAgentGrid* grid, int id, int64_t cx, int64_t cy, ocVec2 p)
+{
+	ocGridCell* c = grid->cells + id;
+	c->cx = cx;
+	c->cy = cy;
+	c->count = 0;
+	c->minX = p.x;
+	c->maxX = p.x;
+	c->minY = p.y;
+	c->maxY = p.y;
+}
+
+// The id of cell (cx, cy), added (with p as its bounding box) when it is new: in the dense
+// table, or in the hash by linear probing.
 static int oc_AgentGrid_CellFor(ocAgentGrid* grid, int64_t cx, int64_t cy, ocVec2 p, int* cellCount)
 {
+	if (grid->dense)
+	{
+		int* entry = oc_TableEntry(grid, cx, cy);
+		if (*entry == 0)
+		{
+			oc_AgentGrid_NewCell(grid, *cellCount, cx, cy, p);
+			*entry = ++*cellCount;
+		}
+		return *entry - 1;
+	}
+
 	uint32_t mask = (uint32_t)grid->slotMask;
 	uint32_t s = oc_HashCell(cx, cy) & mask;
-	int id;
 	for (;;)
 	{
-		ocGridSlot* slot = grid->slots + s;
-		if (slot->cell == 0)
+		int id = grid->slots[s] - 1;
+		if (id < 0)
 		{
-			id = (*cellCount)++;
-			slot->cx = cx;
-			slot->cy = cy;
-			slot->cell = id + 1;
-
-			ocGridCell* c = grid->cells + id;
-			c->cx = cx;
-			c->cy = cy;
-			c->count = 0;
-			c->minX = p.x;
-			c->maxX = p.x;
-			c->minY = p.y;
-			c->maxY = p.y;
-			break;
+			oc_AgentGrid_NewCell(grid, *cellCount, cx, cy, p);
+			grid->slots[s] = ++*cellCount;
+			return grid->slots[s] - 1;
 		}
-		if (slot->cx == cx && slot->cy == cy)
+		if (grid->cells[id].cx == cx && grid->cells[id].cy == cy)
 		{
-			id = slot->cell - 1;
-			break;
+			return id;
 		}
 		s = (s + 1) & mask;
 	}
-	return id;
 }
 
 // Marks an agent whose cell coordinates do not fit (see oc_AgentGrid_CellsTask).
@@ -309,20 +349,58 @@ static void oc_AgentGrid_CellsTask(void* context, int worker, int first, int cou
 	}
 }
 
-// Counting sort of the agents by cell, first half: find or add each agent's cell, count, take
-// the bounding box; then each cell's start in the entry array. False when an agent has no cell
-// coordinates. The hash table is cleared, never reallocated.
-static bool oc_AgentGrid_Index(ocAgentGrid* grid)
+// Chooses the dense table or the hash for this build and clears it: the table when the span
+// of the occupied cells, plus a border of one cell on every side (so that a 3x3 block never
+// leaves it), fits its capacity. False when an agent has no cell coordinates.
+static bool oc_AgentGrid_ChooseTable(ocAgentGrid* grid)
 {
-	memset(grid->slots, 0, (size_t)(grid->slotMask + 1) * sizeof(ocGridSlot));
-	int cellCount = 0;
+	int64_t minX = INT64_MAX, maxX = INT64_MIN, minY = INT64_MAX, maxY = INT64_MIN;
 	for (int i = 0; i < grid->count; ++i)
 	{
 		int64_t cx = grid->cellX[i];
+		int64_t cy = grid->cellY[i];
 		if (cx == OC_CELL_OUTSIDE)
 		{
 			return false;
 		}
+		minX = cx < minX ? cx : minX;
+		maxX = cx > maxX ? cx : maxX;
+		minY = cy < minY ? cy : minY;
+		maxY = cy > maxY ? cy : maxY;
+	}
+
+	// |c| < 2^62, so the differences fit; unsigned, so the products cannot overflow unnoticed.
+	uint64_t capacity = (uint64_t)grid->tableCapacity;
+	uint64_t width = (uint64_t)(maxX - minX) + 3u;
+	uint64_t height = (uint64_t)(maxY - minY) + 3u;
+	grid->dense = width <= capacity && height <= capacity && width * height <= capacity;
+	if (grid->dense)
+	{
+		grid->tableWidth = (int)width;
+		grid->tableX = minX - 1;
+		grid->tableY = minY - 1;
+		memset(grid->table, 0, (size_t)(width * height) * sizeof(int));
+	}
+	else
+	{
+		memset(grid->slots, 0, (size_t)(grid->slotMask + 1) * sizeof(int));
+	}
+	return true;
+}
+
+// Counting sort of the agents by cell, first half: find or add each agent's cell, count, take
+// the bounding box; then each cell's start in the entry array. False when an agent has no cell
+// coordinates. The table and the hash are cleared, never reallocated.
+static bool oc_AgentGrid_Index(ocAgentGrid* grid)
+{
+	if (oc_AgentGrid_ChooseTable(grid) == false)
+	{
+		return false;
+	}
+	int cellCount = 0;
+	for (int i = 0; i < grid->count; ++i)
+	{
+		int64_t cx = grid->cellX[i];
 		int64_t cy = grid->cellY[i];
 		ocVec2 p = grid->positions[i];
 		int id = oc_AgentGrid_CellFor(grid, cx, cy, p, &cellCount);
@@ -365,7 +443,7 @@ static void oc_AgentGrid_BlocksTask(void* context, int worker, int first, int co
 			{
 				if (dx != 0 || dy != 0)
 				{
-					c->around[k++] = oc_FindCell(grid, c->cx + dx, c->cy + dy);
+					c->around[k++] = oc_AgentGrid_FindCell(grid, c->cx + dx, c->cy + dy);
 				}
 			}
 		}
@@ -489,6 +567,13 @@ static inline double oc_CellLowerBound(const ocGridCell* c, ocVec2 pi)
 
 int oc_AgentGrid_Neighbors(const ocAgentGrid* grid, int agent, double neighborDistance, int maxNeighbors, ocNeighbor* out)
 {
+	return oc_AgentGrid_NeighborsWithin(grid, agent, neighborDistance, maxNeighbors, neighborDistance * neighborDistance,
+										out);
+}
+
+int oc_AgentGrid_NeighborsWithin(const ocAgentGrid* grid, int agent, double neighborDistance, int maxNeighbors,
+								 double bound, ocNeighbor* out)
+{
 	if (maxNeighbors <= 0 || neighborDistance <= 0.0 || grid->mode == ocGridEmpty)
 	{
 		return 0;
@@ -503,7 +588,7 @@ int oc_AgentGrid_Neighbors(const ocAgentGrid* grid, int agent, double neighborDi
 	assert(0 <= agent && agent < grid->count);
 	ocVec2 pi = grid->positions[agent];
 	double limit = neighborDistance * neighborDistance;
-	double bound = limit;
+	bound = bound < limit ? bound : limit;
 	int n = 0;
 
 	if (grid->mode == ocGridScanAll)

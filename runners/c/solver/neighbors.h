@@ -91,3 +91,11 @@ OC_API bool oc_AgentGrid_BuildParallel(ocAgentGrid* grid, const ocVec2* position
 /// Agent neighbours of agent from the built grid (same result as the reference AgentGrid);
 /// out holds min(maxNeighbors, count - 1) entries; returns the number found.
 OC_API int oc_AgentGrid_Neighbors(const ocAgentGrid* grid, int agent, double neighborDistance, int maxNeighbors, ocNeighbor* out);
+
+/// oc_AgentGrid_Neighbors with a head start: bound must be at least the squared distance
+/// (computed as the query computes it, pj - pi then the dot product) of the
+/// min(maxNeighbors, count - 1)-th nearest other agent, e.g. the largest of those of as many
+/// distinct other agents; candidates farther than bound are rejected early. neighborDistance
+/// squared (or more, or NaN) means no head start. Same result as oc_AgentGrid_Neighbors whatever valid bound is given.
+OC_API int oc_AgentGrid_NeighborsWithin(const ocAgentGrid* grid, int agent, double neighborDistance, int maxNeighbors,
+										double bound, ocNeighbor* out);

@@ -11,6 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+// Neighbours remembered per agent for the next query's head start.
+#define OC_RECENT_NEIGHBORS 16
+
+// The nearest neighbours an agent's last query found (at most OC_RECENT_NEIGHBORS of them).
+typedef struct ocRecentNeighbors
+{
+	int index[OC_RECENT_NEIGHBORS];
+	int count;
+} ocRecentNeighbors;
+
 // Scratch of one phase-1 worker. Every array is sized by the simulator's capacities, so the
 // step never allocates. Each worker has its own, so workers never share writable memory.
 typedef struct ocWorkspace
@@ -44,6 +54,10 @@ struct ocSimulator
 	// neighbour grid over the current positions, rebuilt when they changed
 	ocAgentGrid* grid;
 	bool gridValid;
+
+	// per agent, the neighbours its last query found: the next query's head start
+	// (oc_Simulator_RecentBound); speed only
+	ocRecentNeighbors* recent;
 
 	// one workspace per phase-1 worker, workerCount >= 1; worker 0 serves the unthreaded calls
 	ocWorkspace* workspaces;
@@ -89,6 +103,7 @@ void oc_Simulator_Destroy(ocSimulator* sim)
 	free(sim->preferred);
 	free(sim->params);
 	free(sim->newVelocities);
+	free(sim->recent);
 	free(sim->segments);
 	oc_AgentGrid_Destroy(sim->grid);
 	for (int w = 0; w < sim->workerCount; ++w)
@@ -151,6 +166,7 @@ int oc_Simulator_AddAgent(ocSimulator* sim, ocVec2 position, const ocAgentParams
 			oc_Grow((void**)&sim->preferred, capacity, sizeof(ocVec2)) == false ||
 			oc_Grow((void**)&sim->params, capacity, sizeof(ocAgentParams)) == false ||
 			oc_Grow((void**)&sim->newVelocities, capacity, sizeof(ocVec2)) == false ||
+			oc_Grow((void**)&sim->recent, capacity, sizeof(ocRecentNeighbors)) == false ||
 			oc_GrowWorkspaces(sim, capacity, sim->segmentCapacity) == false ||
 			oc_AgentGrid_Reserve(sim->grid, capacity) == false)
 		{
@@ -164,6 +180,7 @@ int oc_Simulator_AddAgent(ocSimulator* sim, ocVec2 position, const ocAgentParams
 	sim->velocities[index] = velocity;
 	sim->preferred[index] = oc_MakeVec2(0.0, 0.0);
 	sim->params[index] = *params;
+	sim->recent[index].count = 0;
 	sim->agentCount += 1;
 	sim->gridValid = false;
 	return index;
@@ -302,6 +319,48 @@ static void oc_Simulator_PrepareGrid(ocSimulator* sim, ocParallelFor parallelFor
 	sim->gridValid = true;
 }
 
+// A head start for agent i's neighbour query (oc_AgentGrid_NeighborsWithin): the largest
+// squared distance now, computed as the query computes it, of the cap = min(maxNeighbors,
+// agentCount - 1) nearest neighbours of its last query. Those are cap distinct other agents,
+// so the cap-th nearest is no farther. neighborDistance squared (no head start) when the last
+// query found fewer, or when one of them is no longer a candidate (not strictly within
+// neighborDistance, NaN included). Never changes the neighbours found, only how many
+// candidates the query looks at.
+static double oc_Simulator_RecentBound(const ocSimulator* sim, int i, ocVec2 position, const ocAgentParams* prm)
+{
+	double limit = prm->neighborDistance * prm->neighborDistance;
+	int cap = prm->maxNeighbors < sim->agentCount - 1 ? prm->maxNeighbors : sim->agentCount - 1;
+	const ocRecentNeighbors* recent = sim->recent + i;
+	if (cap <= 0 || recent->count < cap)
+	{
+		return limit;
+	}
+	double bound = 0.0;
+	for (int k = 0; k < cap; ++k)
+	{
+		ocVec2 d = oc_Sub(sim->positions[recent->index[k]], position);
+		double d2 = oc_Dot(d, d);
+		if (!(d2 < limit))
+		{
+			return limit;
+		}
+		bound = d2 > bound ? d2 : bound;
+	}
+	return bound;
+}
+
+// Keeps the first OC_RECENT_NEIGHBORS of agent i's neighbours for its next query.
+static void oc_Simulator_Remember(ocSimulator* sim, int i, const ocNeighbor* found, int count)
+{
+	int keep = count < OC_RECENT_NEIGHBORS ? count : OC_RECENT_NEIGHBORS;
+	ocRecentNeighbors* recent = sim->recent + i;
+	for (int k = 0; k < keep; ++k)
+	{
+		recent->index[k] = found[k].index;
+	}
+	recent->count = keep;
+}
+
 // Constraint list of agent i into planes: obstacles within reach by (d2, index), which are
 // hard, then agent neighbours by (d2, index). Returns the count; the grid must be current.
 static int oc_Simulator_BuildConstraints(ocSimulator* sim, ocWorkspace* ws, int i, double dt, ocHalfPlane* planes,
@@ -325,7 +384,10 @@ static int oc_Simulator_BuildConstraints(ocSimulator* sim, ocWorkspace* ws, int 
 	}
 	*hardCount = count;
 
-	int found = oc_AgentGrid_Neighbors(sim->grid, i, prm->neighborDistance, prm->maxNeighbors, ws->agentNeighbors);
+	double bound = oc_Simulator_RecentBound(sim, i, position, prm);
+	int found = oc_AgentGrid_NeighborsWithin(sim->grid, i, prm->neighborDistance, prm->maxNeighbors, bound,
+											 ws->agentNeighbors);
+	oc_Simulator_Remember(sim, i, ws->agentNeighbors, found);
 	if (found > 0)
 	{
 		ocVec2 velocity = sim->velocities[i];

@@ -47,7 +47,7 @@ def _scenes() -> list[tuple[str, list[float], list[float]]]:
     return scenes
 
 
-@pytest.mark.parametrize("name,xs,ys", _scenes(), ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize("name,xs,ys", [pytest.param(*scene, id=scene[0]) for scene in _scenes()])
 def test_any_valid_bound_gives_the_reference_neighbours(name: str, xs: list[float], ys: list[float]) -> None:
     ffi, lib = CffiRunner(c_variants()["c"])._load()
     n = len(xs)

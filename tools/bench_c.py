@@ -15,9 +15,10 @@ the time, shown as agent-steps per second). Measurements:
   so the busy core's worker takes fewer);
 - the reference (pure Python) on the anchor scene, 10 steps, and the C port's ratio to it;
 - the wasm column (wasmtime, fuel on) on the anchor scene, 200 steps, as a share of native;
-- the instructions per agent-step of the C port on the anchor scene: perf stat's user-mode
-  count where the machine exposes hardware counters, else valgrind's callgrind (a run of k
-  steps minus a run of 0; about a minute under valgrind).
+- the instructions and mispredicted branches per agent-step of the C port on the anchor scene:
+  perf stat's user-mode counts where the machine exposes hardware counters, else valgrind's
+  callgrind with its branch simulation (a run of k steps minus a run of 0; about a minute
+  under valgrind). Mispredictions are what bound the neighbour query (docs/results.md).
 
 RVO2 cannot be fetched by the project; docs/results.md quotes its figures with their date and
 build. Where a build of it is at hand, ``--rvo2 CMD`` puts it in the same rounds: CMD is a
@@ -141,29 +142,48 @@ def _child(steps: int) -> list[str]:
     return [sys.executable, "-c", code]
 
 
-def _count(tool: list[str], steps: int, pattern: str) -> int | None:
-    done = subprocess.run(tool + _child(steps), capture_output=True, text=True,
+def _counters(tool: str, steps: int) -> tuple[int, int | None] | None:
+    """(instructions, mispredicted branches or None) of a child that runs the anchor scene for
+    ``steps`` steps: perf stat's user-mode counts, or callgrind's with its branch simulation."""
+    if tool == "perf":
+        command = ["perf", "stat", "-x,", "-e", "instructions:u,branch-misses:u"]
+    else:
+        command = ["valgrind", "--tool=callgrind", "--branch-sim=yes", "--callgrind-out-file=/dev/null"]
+    done = subprocess.run(command + _child(steps), capture_output=True, text=True,
                           cwd=os.path.dirname(os.path.abspath(__file__)))
+    if done.returncode != 0:
+        return None
+    if tool == "perf":
+        values = {}
+        for line in done.stderr.splitlines():
+            fields = line.split(",")
+            if len(fields) > 2 and fields[0].isdigit():
+                values[fields[2].split(":")[0]] = int(fields[0])
+        return (values["instructions"], values.get("branch-misses")) if "instructions" in values else None
     for line in done.stderr.splitlines():
-        if pattern in line:
-            digits = "".join(ch for ch in line.split(pattern)[-1 if pattern == "Collected :" else 0] if ch.isdigit())
-            return int(digits) if digits and done.returncode == 0 else None
+        if "Collected :" in line:
+            # events Ir Bc Bcm Bi Bim: instructions, then conditional and indirect mispredictions
+            ir, _, bcm, _, bim = (int(x) for x in line.split("Collected :")[-1].split())
+            return ir, bcm + bim
     return None
 
 
-def instructions_per_agent_step() -> str:
-    """Instructions of a child that runs the anchor scene k steps, minus one that runs 0, per
-    agent-step: perf stat's user-mode count, else valgrind's (callgrind, 100 steps)."""
+def counters_per_agent_step() -> str:
+    """Instructions and mispredicted branches per agent-step: a child that runs the anchor scene
+    k steps minus one that runs 0, under perf stat (hardware counters), else callgrind (100
+    steps, its branch predictor a model of a generic one)."""
     tools = []
     if shutil.which("perf"):
-        tools.append(("perf stat", ["perf", "stat", "-x,", "-e", "instructions:u"], 400, "instructions"))
+        tools.append(("perf stat", "perf", 400))
     if shutil.which("valgrind"):
-        tools.append(("callgrind", ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"], 100,
-                      "Collected :"))
-    for name, tool, steps, pattern in tools:
-        zero, some = _count(tool, 0, pattern), _count(tool, steps, pattern)
+        tools.append(("callgrind", "valgrind", 100))
+    for name, tool, steps in tools:
+        zero, some = _counters(tool, 0), _counters(tool, steps)
         if zero is not None and some is not None:
-            return f"{(some - zero) / (1000 * steps):,.0f} ({name})"
+            text = f"{(some[0] - zero[0]) / (1000 * steps):,.0f} instructions"
+            if some[1] is not None and zero[1] is not None:
+                text += f", {(some[1] - zero[1]) / (1000 * steps):,.1f} mispredicted branches"
+            return f"{text} ({name})"
     return "not measured: neither perf (with hardware counters) nor valgrind works here"
 
 
@@ -171,7 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--whole", action="store_true", help="also the anchor scene's whole run")
-    parser.add_argument("--no-counters", action="store_true", help="skip perf's instruction count")
+    parser.add_argument("--no-counters", action="store_true",
+                        help="skip the instruction and misprediction counts (perf or callgrind)")
     parser.add_argument("--rvo2", metavar="CMD", help="an RVO2 anchor-scene program to run in the same rounds")
     args = parser.parse_args(argv)
     runner = CffiRunner(c_variants()["c"])
@@ -235,7 +256,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wasm / C on the anchor scene: {rate['anchor 1000, 200 steps, wasm'][0] / c_rate[0]:.2f} (best), "
               f"{rate['anchor 1000, 200 steps, wasm'][1] / c_rate[1]:.2f} (median)")
     if not args.no_counters:
-        print(f"instructions per agent-step (C, anchor scene): {instructions_per_agent_step()}")
+        print(f"per agent-step (C, anchor scene): {counters_per_agent_step()}")
     return 0
 
 

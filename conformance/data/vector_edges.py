@@ -356,6 +356,18 @@ def _agent_neighbors(rng: random.Random) -> list[list]:
         xs = [width * rng.randint(-3, 3) - rng.choice([0.0, 0.0, 1e-3 * nd]) for _ in range(n)]
         ys = [width * rng.randint(-3, 3) - rng.choice([0.0, 0.0, 1e-3 * nd]) for _ in range(n)]
         cases.append([rng.randrange(n), xs, ys, nd, rng.choice([3, 100])])
+    for _ in range(16):
+        # crowds: more candidates within the bound than the C port's query buffers at once (32),
+        # with maxNeighbors below, just above and far above that, so the list is still filling
+        # when the buffer is first inserted
+        nd = rng.choice([1.0, 2.0, 3.0])
+        n = rng.randint(40, 120)
+        xs = [rng.uniform(-0.6 * nd, 0.6 * nd) for _ in range(n)]
+        ys = [rng.uniform(-0.6 * nd, 0.6 * nd) for _ in range(n)]
+        cases.append([rng.randrange(n), xs, ys, nd, rng.choice([10, 31, 32, 33, 40, 64, 200])])
+    # the same beside an agent far beyond the cell range (every agent scanned)
+    crowd = [rng.uniform(-1.0, 1.0) for _ in range(60)]
+    cases.append([7, crowd + [1e300], [rng.uniform(-1.0, 1.0) for _ in range(60)] + [0.0], 3.0, 45])
     cases.append([0, [0.999, 1.9985, 5.0], [0.0, 0.0, 0.0], 1.0, 10])
     cases.append([1, [0.0, 0.0, 0.0], [5.0, 0.999, 1.9985], 1.0, 10])
     # positions far beyond the cell range (the grid scans every agent then)

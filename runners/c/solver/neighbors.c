@@ -101,8 +101,9 @@ typedef struct ocGridCell
 	int count;
 	// bounding box of its agents' positions
 	double minX, minY, maxX, maxY;
-	// ids of the occupied cells of the 3x3 block around it (itself first), -1 where empty
+	// ids of the occupied cells of the 3x3 block around it, itself first: around[0 .. aroundCount)
 	int around[9];
+	int aroundCount;
 } ocGridCell;
 
 struct ocAgentGrid
@@ -121,6 +122,8 @@ struct ocAgentGrid
 	int64_t* cellX;
 	int64_t* cellY;
 	int* cellOf;
+	// where the agent's own entry is in entries
+	int* slotOf;
 
 	// agents sorted by cell (ascending index within a cell)
 	ocGridEntry* entries;
@@ -157,6 +160,7 @@ static void oc_AgentGrid_FreeArrays(ocAgentGrid* grid)
 	free(grid->cellX);
 	free(grid->cellY);
 	free(grid->cellOf);
+	free(grid->slotOf);
 	free(grid->entries);
 	free(grid->cells);
 	free(grid->slots);
@@ -192,13 +196,14 @@ bool oc_AgentGrid_Reserve(ocAgentGrid* grid, int capacity)
 	next.cellX = (int64_t*)malloc(n * sizeof(int64_t));
 	next.cellY = (int64_t*)malloc(n * sizeof(int64_t));
 	next.cellOf = (int*)malloc(n * sizeof(int));
+	next.slotOf = (int*)malloc(n * sizeof(int));
 	next.entries = (ocGridEntry*)malloc(n * sizeof(ocGridEntry));
 	next.cells = (ocGridCell*)malloc(n * sizeof(ocGridCell));
 	next.slots = (int*)malloc((size_t)slotCount * sizeof(int));
 	next.tableCapacity = OC_TABLE_PER_AGENT * capacity + OC_TABLE_EXTRA;
 	next.table = (int*)malloc((size_t)next.tableCapacity * sizeof(int));
 	if (next.positions == NULL || next.cellX == NULL || next.cellY == NULL || next.cellOf == NULL ||
-		next.entries == NULL || next.cells == NULL || next.slots == NULL || next.table == NULL)
+		next.slotOf == NULL || next.entries == NULL || next.cells == NULL || next.slots == NULL || next.table == NULL)
 	{
 		oc_AgentGrid_FreeArrays(&next);
 		return false;
@@ -261,17 +266,6 @@ static inline int oc_FindCell(const ocAgentGrid* grid, int64_t cx, int64_t cy)
 static inline int* oc_TableEntry(const ocAgentGrid* grid, int64_t cx, int64_t cy)
 {
 	return grid->table + (size_t)(cx - grid->tableX) + (size_t)(cy - grid->tableY) * (size_t)grid->tableWidth;
-}
-
-// Id of the occupied cell (cx, cy), or -1: from the dense table (where the cell must lie in
-// its span, border included) or from the hash.
-static inline int oc_AgentGrid_FindCell(const ocAgentGrid* grid, int64_t cx, int64_t cy)
-{
-	if (grid->dense)
-	{
-		return *oc_TableEntry(grid, cx, cy) - 1;
-	}
-	return oc_FindCell(grid, cx, cy);
 }
 
 // Cell id becomes (cx, cy), with no agent yet and p as its bounding box.
@@ -427,26 +421,33 @@ static bool oc_AgentGrid_Index(ocAgentGrid* grid)
 	return true;
 }
 
-// Per cell of [first, first + count): the ids of its 3x3 block, the cell itself first.
+// The eight steps (dx, dy) from a cell to the others of its 3x3 block.
+static const int oc_BlockSteps[8][2] = { { -1, -1 }, { -1, 0 }, { -1, 1 }, { 0, -1 },
+										 { 0, 1 },	 { 1, -1 }, { 1, 0 },  { 1, 1 } };
+
+// Per cell of [first, first + count): the ids of the occupied cells of its 3x3 block, the cell
+// itself first: read around its entry in the dense table (whose border keeps them inside it),
+// or looked up in the hash.
 static void oc_AgentGrid_BlocksTask(void* context, int worker, int first, int count)
 {
 	ocAgentGrid* grid = (ocAgentGrid*)context;
 	(void)worker;
+	ptrdiff_t width = grid->tableWidth;
 	for (int id = first; id < first + count; ++id)
 	{
 		ocGridCell* c = grid->cells + id;
+		const int* entry = grid->dense ? oc_TableEntry(grid, c->cx, c->cy) : NULL;
 		int k = 0;
 		c->around[k++] = id;
-		for (int64_t dx = -1; dx <= 1; ++dx)
+		for (int t = 0; t < 8; ++t)
 		{
-			for (int64_t dy = -1; dy <= 1; ++dy)
-			{
-				if (dx != 0 || dy != 0)
-				{
-					c->around[k++] = oc_AgentGrid_FindCell(grid, c->cx + dx, c->cy + dy);
-				}
-			}
+			int dx = oc_BlockSteps[t][0];
+			int dy = oc_BlockSteps[t][1];
+			int other = entry != NULL ? entry[dx + dy * width] - 1 : oc_FindCell(grid, c->cx + dx, c->cy + dy);
+			c->around[k] = other;
+			k += other >= 0;
 		}
+		c->aroundCount = k;
 	}
 }
 
@@ -456,7 +457,8 @@ static void oc_AgentGrid_Place(ocAgentGrid* grid)
 	for (int i = 0; i < grid->count; ++i)
 	{
 		ocGridCell* c = grid->cells + grid->cellOf[i];
-		ocGridEntry* entry = grid->entries + c->start + c->count;
+		grid->slotOf[i] = c->start + c->count;
+		ocGridEntry* entry = grid->entries + grid->slotOf[i];
 		entry->position = grid->positions[i];
 		entry->index = i;
 		c->count += 1;
@@ -498,6 +500,7 @@ bool oc_AgentGrid_BuildParallel(ocAgentGrid* grid, const ocVec2* positions, int 
 		{
 			grid->entries[k].position = positions[k];
 			grid->entries[k].index = k;
+			grid->slotOf[k] = k;
 		}
 		return true;
 	}
@@ -508,35 +511,37 @@ bool oc_AgentGrid_BuildParallel(ocAgentGrid* grid, const ocVec2* positions, int 
 	return true;
 }
 
-// Scans agents for neighbours of agent (at pi). *bound is the largest squared distance that
-// can still enter: the limit until out is full, then the last entry's.
-static inline void oc_ScanEntries(const ocGridEntry* entry, const ocGridEntry* end, int agent, ocVec2 pi, double limit,
-								  ocNeighbor* out, int* n, int cap, double* bound)
+// Candidates the query keeps before it inserts them (oc_AgentGrid_NeighborsWithin).
+#define OC_KEPT_CHUNK 32
+
+// The largest double below limit (>= 0, the square of the neighbour distance): d2 < limit
+// exactly when d2 <= it, so one comparison tests both the bound and the strict limit. Bit
+// pattern minus one: +inf gives the largest finite double; +0 (an underflowed square) gives a
+// NaN, and a NaN (a quiet one, as arithmetic makes) stays a NaN, so that every comparison
+// fails, as d2 < 0 and d2 < NaN do.
+static inline double oc_BelowLimit(double limit)
 {
-	for (; entry < end; ++entry)
+	uint64_t bits;
+	memcpy(&bits, &limit, sizeof bits);
+	bits -= 1;
+	memcpy(&limit, &bits, sizeof bits);
+	return limit;
+}
+
+// Inserts the m kept candidates into out (n entries, at most cap); returns the new n.
+static int oc_InsertKept(ocNeighbor* out, int n, int cap, const ocNeighbor* kept, int m)
+{
+	for (int k = 0; k < m; ++k)
 	{
-		// pj - pi, then Dot(d, d): the reference's squared distance.
-		ocVec2 d = oc_Sub(entry->position, pi);
-		double d2 = oc_Dot(d, d);
-
-		// Early rejection only; the exact tests follow (strict d2 < limit, ties by index).
-		if (d2 > *bound)
-		{
-			continue;
-		}
-
-		int j = entry->index;
-		if (j == agent || !(d2 < limit))
-		{
-			continue;
-		}
-
-		oc_InsertNeighbor(out, n, cap, d2, j);
-		if (*n == cap)
-		{
-			*bound = out[cap - 1].distanceSquared;
-		}
+		oc_InsertNeighbor(out, &n, cap, kept[k].distanceSquared, kept[k].index);
 	}
+	return n;
+}
+
+// The bound after an insert: once out is full, its last entry's squared distance when lower.
+static inline double oc_TightenBound(const ocNeighbor* out, int n, int cap, double bound)
+{
+	return n == cap && out[cap - 1].distanceSquared < bound ? out[cap - 1].distanceSquared : bound;
 }
 
 // A lower bound, in floating point, of the computed squared distance from pi to every agent
@@ -545,23 +550,11 @@ static inline void oc_ScanEntries(const ocGridEntry* entry, const ocGridEntry* e
 // bound exceeds the current bound therefore skips only candidates that would be rejected.
 static inline double oc_CellLowerBound(const ocGridCell* c, ocVec2 pi)
 {
-	double gx = 0.0, gy = 0.0;
-	if (pi.x < c->minX)
-	{
-		gx = c->minX - pi.x;
-	}
-	else if (pi.x > c->maxX)
-	{
-		gx = pi.x - c->maxX;
-	}
-	if (pi.y < c->minY)
-	{
-		gy = c->minY - pi.y;
-	}
-	else if (pi.y > c->maxY)
-	{
-		gy = pi.y - c->maxY;
-	}
+	// At most one of the two differences per axis is positive (the larger one, max'ed at 0).
+	double gx = c->minX - pi.x > pi.x - c->maxX ? c->minX - pi.x : pi.x - c->maxX;
+	double gy = c->minY - pi.y > pi.y - c->maxY ? c->minY - pi.y : pi.y - c->maxY;
+	gx = gx > 0.0 ? gx : 0.0;
+	gy = gy > 0.0 ? gy : 0.0;
 	return gx * gx + gy * gy;
 }
 
@@ -587,36 +580,79 @@ int oc_AgentGrid_NeighborsWithin(const ocAgentGrid* grid, int agent, double neig
 
 	assert(0 <= agent && agent < grid->count);
 	ocVec2 pi = grid->positions[agent];
-	double limit = neighborDistance * neighborDistance;
-	bound = bound < limit ? bound : limit;
+	double below = oc_BelowLimit(neighborDistance * neighborDistance);
+	// bound <= below also when bound is NaN (no head start)
+	bound = bound <= below ? bound : below;
+
+	// Every candidate is written to kept; the count advances only past those within the bound
+	// (ties pass), with no branch per candidate. The kept ones are inserted when kept is full
+	// and at the end.
+	ocNeighbor kept[OC_KEPT_CHUNK];
+	int m = 0;
 	int n = 0;
 
-	if (grid->mode == ocGridScanAll)
+	// Every agent, or the 3x3 block around the agent's cell: the own cell, then each other
+	// cell of the block whose box may hold a candidate within the bound. The scan order does
+	// not change the result (the first cap candidates by (d2, index)). The agent itself is
+	// left out by scanning the entries before its own, then those after it.
+	const ocGridCell* own = NULL;
+	const ocGridEntry* self = grid->entries + grid->slotOf[agent];
+	const ocGridEntry* entry = grid->entries;
+	const ocGridEntry* end = grid->entries + grid->count;
+	int cellCount = 1;
+	if (grid->mode == ocGridCells)
 	{
-		oc_ScanEntries(grid->entries, grid->entries + grid->count, agent, pi, limit, out, &n, cap, &bound);
-		return n;
+		own = grid->cells + grid->cellOf[agent];
+		entry = grid->entries + own->start;
+		end = entry + own->count;
+		cellCount = own->aroundCount;
 	}
+	const ocGridEntry* afterSelf = end;
+	end = self;
+	bool beforeSelf = true;
+	for (int k = 0;;)
+	{
+		for (; entry < end; ++entry)
+		{
+			// pj - pi, then Dot(d, d): the reference's squared distance.
+			ocVec2 d = oc_Sub(entry->position, pi);
+			double d2 = oc_Dot(d, d);
+			kept[m].distanceSquared = d2;
+			kept[m].index = entry->index;
+			m += d2 <= bound;
+			if (m == OC_KEPT_CHUNK)
+			{
+				n = oc_InsertKept(out, n, cap, kept, m);
+				m = 0;
+				bound = oc_TightenBound(out, n, cap, bound);
+			}
+		}
+		if (beforeSelf)
+		{
+			// the rest of the own cell (or of every agent)
+			beforeSelf = false;
+			entry = self + 1;
+			end = afterSelf;
+			continue;
+		}
 
-	// The 3x3 block around the agent's cell. The scan order does not change the result (the
-	// first cap candidates by (d2, index)); the agent's own cell goes first so that the bound
-	// tightens early and more of the other cells can be skipped.
-	const ocGridCell* own = grid->cells + grid->cellOf[agent];
-	for (int k = 0; k < 9; ++k)
-	{
-		int id = own->around[k];
-		if (id < 0)
+		// the next cell of the block that may hold a candidate (none: done)
+		for (++k; k < cellCount; ++k)
 		{
-			continue;
+			const ocGridCell* c = grid->cells + own->around[k];
+			if (oc_CellLowerBound(c, pi) <= bound)
+			{
+				break;
+			}
 		}
-		const ocGridCell* c = grid->cells + id;
-		if (oc_CellLowerBound(c, pi) > bound)
+		if (k >= cellCount)
 		{
-			continue;
+			break;
 		}
-		const ocGridEntry* entry = grid->entries + c->start;
-		oc_ScanEntries(entry, entry + c->count, agent, pi, limit, out, &n, cap, &bound);
+		entry = grid->entries + grid->cells[own->around[k]].start;
+		end = entry + grid->cells[own->around[k]].count;
 	}
-	return n;
+	return oc_InsertKept(out, n, cap, kept, m);
 }
 
 int oc_AgentNeighbors(int agent, const ocVec2* positions, int count, double neighborDistance, int maxNeighbors, ocNeighbor* out)

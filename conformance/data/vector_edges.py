@@ -8,7 +8,8 @@ r*r, a domain test within its tolerance, near-parallel lines at the parallel eps
 through lattice points where feasible intervals shrink to a point, cells of the neighbor
 grid with their boundaries on agents.  The mutation run (docs/mutation/report.md) showed
 which of these a port can get wrong while passing uniform random inputs; each block below
-names the decision it aims at (the lattice draws they build on are in vector_lattice.py).
+names the decision it aims at (the lattice draws they build on are in vector_lattice.py, the
+neighbor queries' cases in vector_neighbors.py).
 Inputs only: results always come from the reference.
 """
 
@@ -18,6 +19,7 @@ import random
 from math import sqrt
 
 from ..solver import linear_program, obstacle
+from . import vector_neighbors
 from .vector_lattice import lattice_lines, near_parallel_lines, small
 
 BOUNDARY_EPSILON = 1e-6
@@ -324,69 +326,6 @@ def _relax_edges(rng: random.Random) -> list[list]:
     return cases
 
 
-def _agent_neighbors(rng: random.Random) -> list[list]:
-    cases = []
-    for _ in range(60):
-        # many agents, small cells: hash collisions, probing, pruning by cell boxes with a
-        # tight bound (few neighbors wanted), clusters and empty cells, negative coordinates
-        n = rng.randint(40, 160)
-        spread = rng.choice([5.0, 20.0, 60.0])
-        centres = [(rng.uniform(-spread, spread), rng.uniform(-spread, spread)) for _ in range(rng.randint(1, 6))]
-        xs, ys = [], []
-        for _ in range(n):
-            cx, cy = rng.choice(centres)
-            xs.append(cx + rng.gauss(0.0, spread / 8))
-            ys.append(cy + rng.gauss(0.0, spread / 8))
-        nd = rng.choice([0.5, 1.0, 2.0, 4.0])
-        cases.append([rng.randrange(n), xs, ys, nd, rng.choice([1, 2, 3, 5, 10, 200])])
-    for _ in range(30):
-        # agents on the cell boundaries: a lattice of spacing nd, so distances equal nd
-        nd = rng.choice([1.0, 0.5, 2.0])
-        n = rng.randint(10, 60)
-        xs = [nd * rng.randint(-4, 4) for _ in range(n)]
-        ys = [nd * rng.randint(-4, 4) for _ in range(n)]
-        cases.append([rng.randrange(n), xs, ys, nd * rng.choice([1.0, 1.5, 2.0]), rng.choice([1, 4, 8, 100])])
-    for _ in range(20):
-        # agents on and just below multiples of the C port's cell width nd * (1 + 2^-10): cell
-        # indices from floor at exact integers, pairs just inside nd in cells two apart when
-        # the cells are narrower than nd
-        nd = rng.choice([1.0, 0.5, 2.0])
-        width = nd * (1.0 + 1.0 / 1024.0)
-        n = rng.randint(6, 30)
-        xs = [width * rng.randint(-3, 3) - rng.choice([0.0, 0.0, 1e-3 * nd]) for _ in range(n)]
-        ys = [width * rng.randint(-3, 3) - rng.choice([0.0, 0.0, 1e-3 * nd]) for _ in range(n)]
-        cases.append([rng.randrange(n), xs, ys, nd, rng.choice([3, 100])])
-    for _ in range(16):
-        # crowds: more candidates within the bound than the C port's query buffers at once (32),
-        # with maxNeighbors below, just above and far above that, so the list is still filling
-        # when the buffer is first inserted
-        nd = rng.choice([1.0, 2.0, 3.0])
-        n = rng.randint(40, 120)
-        xs = [rng.uniform(-0.6 * nd, 0.6 * nd) for _ in range(n)]
-        ys = [rng.uniform(-0.6 * nd, 0.6 * nd) for _ in range(n)]
-        cases.append([rng.randrange(n), xs, ys, nd, rng.choice([10, 31, 32, 33, 40, 64, 200])])
-    # the same beside an agent far beyond the cell range (every agent scanned)
-    crowd = [rng.uniform(-1.0, 1.0) for _ in range(60)]
-    cases.append([7, crowd + [1e300], [rng.uniform(-1.0, 1.0) for _ in range(60)] + [0.0], 3.0, 45])
-    cases.append([0, [0.999, 1.9985, 5.0], [0.0, 0.0, 0.0], 1.0, 10])
-    cases.append([1, [0.0, 0.0, 0.0], [5.0, 0.999, 1.9985], 1.0, 10])
-    # positions far beyond the cell range (the grid scans every agent then)
-    cases.append([0, [0.0, 1e300, 0.5, -1e300, 0.25], [0.0, 0.0, 0.0, 0.0, 0.5], 1.0, 10])
-    cases.append([2, [1e20, 1e20 + 1e5, 1e20, -1e20], [0.0, 0.0, 1e4, 0.0], 1e-30, 3])
-    return cases
-
-
-def _obstacle_neighbors(rng: random.Random) -> list[list]:
-    cases = []
-    for _ in range(60):
-        # segments at reach exactly (integer geometry), duplicates for ties by index
-        segs = [(small(rng), small(rng), small(rng), small(rng)) for _ in range(rng.randint(1, 8))]
-        if segs and rng.random() < 0.3:
-            segs.append(rng.choice(segs))
-        cases.append([small(rng), small(rng), rng.choice([1.0, 2.0, 3.0, 0.5]), segs])
-    return cases
-
-
 _EDGES = {
     "segment_distance_squared": lambda name, rng: _segment_distance(rng),
     "support_distance": lambda name, rng: _support(rng),
@@ -395,8 +334,8 @@ _EDGES = {
     "segment_constraint": lambda name, rng: _segment_constraint(rng),
     "for_boundary": lambda name, rng: _for_boundary(rng),
     "solve_closest": _programs, "solve_direction": _programs, "relax": _programs,
-    "agent_neighbors": lambda name, rng: _agent_neighbors(rng),
-    "obstacle_neighbors": lambda name, rng: _obstacle_neighbors(rng),
+    "agent_neighbors": lambda name, rng: vector_neighbors.agent_neighbors(rng),
+    "obstacle_neighbors": lambda name, rng: vector_neighbors.obstacle_neighbors(rng),
 }
 
 

@@ -84,3 +84,14 @@ def test_every_control_is_a_matrix_column() -> None:
     assert cell.status == DIVERGED and cell.diagnosis is not None
     with pytest.raises(InputError, match="unknown control"):
         resolve("control:no-such-thing")
+
+
+@pytest.mark.parametrize("name", ["agent-neighbor-nonstrict", "neighbor-ties-higher-index"])
+def test_a_neighbor_search_misreading_is_named_in_the_cell(name) -> None:
+    """The red cell names the neighbour search (the port's own neighbour primitive, asked for the
+    divergent agent in the reference's state), not a guess at what else feeds the constraints."""
+    control = next(c for c in CONTROLS if c.name == name)
+    result = run_control(control, SCENARIOS, ROOT / "goldens")
+    assert result.status == CAUGHT and result.cell is not None and result.cell.diagnosis is not None
+    cause = result.cell.diagnosis.cause
+    assert "the neighbor search is wrong: in this state the port's own agent_neighbors primitive" in cause, cause

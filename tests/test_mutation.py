@@ -26,7 +26,7 @@ SAMPLE = {
     "fallback.c:52:comparison:70aa982d6d": "vector:relax",
     "linear_program.c:18:arithmetic:c597798352": "vector:solve_closest",
     "linear_program.c:173:delete:fb12bd423f": "vector:solve_direction",
-    "neighbors.c:483:arithmetic:dcd6163c70": "vector:agent_neighbors",
+    "neighbors.c:518:arithmetic:ae96b5a0c5": "vector:agent_neighbors",
     "obstacle.c:53:comparison:ce62ce21cd": "vector:support_distance",
     "obstacle.h:85:arithmetic:827752ab03": "vector:agent_case_form",
     "simulator.c:165:comparison:3f9e91003c": "vector:agent_step",

@@ -20,6 +20,10 @@ the time, shown as agent-steps per second). Measurements:
   callgrind with its branch simulation (a run of k steps minus a run of 0; about a minute
   under valgrind). Mispredictions are what bound the neighbour query (docs/results.md).
 
+On Linux each row also shows the share of the machine's CPU time that the hypervisor took
+away (steal, from /proc/stat) while that measurement ran, summed over the rounds: on a virtual
+machine this is what spreads the rounds, and it hits two threads harder than one.
+
 RVO2 cannot be fetched by the project; docs/results.md quotes its figures with their date and
 build. Where a build of it is at hand, ``--rvo2 CMD`` puts it in the same rounds: CMD is a
 program that runs the anchor scene through RVO2 (with the suite's preferred-velocity rule: full
@@ -111,6 +115,20 @@ def external_run(command: list[str], steps: int) -> tuple[int, float]:
     done = subprocess.run(command + [str(steps)], capture_output=True, text=True, check=True)
     fields = dict(part.split("=", 1) for part in done.stdout.split() if "=" in part)
     return int(fields["steps"]), float(fields["seconds"])
+
+
+def cpu_ticks() -> tuple[int, int] | None:
+    """(steal, total) ticks of all CPUs so far, from /proc/stat; None where it is not there."""
+    try:
+        with open("/proc/stat", encoding="ascii") as stat:
+            fields = stat.readline().split()
+    except OSError:
+        return None
+    if len(fields) < 9 or fields[0] != "cpu":
+        return None
+    # user nice system idle iowait irq softirq steal
+    ticks = [int(x) for x in fields[1:9]]
+    return ticks[7], sum(ticks)
 
 
 def reference_seconds(scene: Scene, steps: int) -> float:
@@ -210,20 +228,26 @@ def main(argv: list[str] | None = None) -> int:
     if rvo2:
         measures["anchor 1000, first 200 steps, RVO2"] = (200_000, lambda: external_run(rvo2, 200)[1])
     times: dict[str, list[float]] = {name: [] for name in measures}
+    ticks: dict[str, list[int]] = {name: [0, 0] for name in measures}
     whole: list[tuple[int, float]] = []
     whole_rvo2: list[tuple[int, float]] = []
     for r in range(args.rounds):
         for name, (_, measure) in measures.items():
+            before = cpu_ticks()
             seconds = measure()
+            after = cpu_ticks()
             if seconds is not None:
                 times[name].append(seconds)
+            if before is not None and after is not None:
+                ticks[name][0] += after[0] - before[0]
+                ticks[name][1] += after[1] - before[1]
         if args.whole:
             whole.append(whole_run(runner, anchor))
             if rvo2:
                 whole_rvo2.append(external_run(rvo2, 0))
         print(f"round {r + 1}/{args.rounds} done", file=sys.stderr)
     print(f"C runner: {info.compiler}, {info.flags}; {os.cpu_count()} cores; {args.rounds} interleaved rounds")
-    print(f"{'measure':<40} {'best agent-steps/s':>19} {'median':>12}")
+    print(f"{'measure':<40} {'best agent-steps/s':>19} {'median':>12} {'steal':>6}")
     rate = {}
     for name, (work, _) in measures.items():
         if not times[name]:
@@ -231,7 +255,9 @@ def main(argv: list[str] | None = None) -> int:
             continue
         best, median = work / min(times[name]), work / statistics.median(times[name])
         rate[name] = (best, median)
-        print(f"{name:<40} {best:19,.0f} {median:12,.0f}")
+        steal, total = ticks[name]
+        share = f"{100 * steal / total:5.1f}%" if total else f"{'-':>6}"
+        print(f"{name:<40} {best:19,.0f} {median:12,.0f} {share}")
     whole_rates = {}
     for who, runs in (("C", whole), ("RVO2", whole_rvo2)):
         if runs:

@@ -21,8 +21,8 @@ from ..runners.base import Runner, RunnerError, StateDump
 from ..contract.scenario import Scene
 from .hash_encoding import canonical_hash, wrong_encodings
 from .state_difference import POSITION_FIELDS, first_state_difference
-from .step_comparison import (ConstraintDifference, StepResult, agent_step_args, ask_primitive, compare_steps,
-                              runner_agent_step, sequential_reproduces, step_result)
+from .step_comparison import (ConstraintDifference, StepResult, agent_step_args, ask_neighbors, ask_primitive,
+                              compare_steps, runner_agent_step, sequential_reproduces, step_result)
 
 if TYPE_CHECKING:  # diagnosis.py imports this module to fill its Diagnosis
     from .diagnosis import Diagnosis
@@ -105,9 +105,13 @@ def solver_cause(result: Diagnosis, scene: Scene, runner: Runner, agent: int, ex
     if difference is not None and difference.index is not None:
         result.kind, result.constraint = CONSTRAINTS, difference
         if not difference.reading:
+            ask_neighbors(difference, scene, expected_prev, runner)
+        if not difference.reading and not difference.neighbors:
             ask_primitive(difference, scene, expected_prev, runner)
         if difference.reading:
             reading = f"; {difference.reading} reproduces the port's list"
+        elif difference.neighbors:
+            reading = f"; {difference.neighbors}"
         elif difference.primitive:
             reading = f"; {difference.primitive}"
         else:

@@ -15,7 +15,9 @@ differ (both values as hex bits, their ULP distance).  Then it names the cause, 
 * otherwise the port's ``agent_step`` primitive is asked for the divergent agent with the
   reference's state ``k - 1``: a different **constraint list** is named by its first differing
   constraint (obstacle or agent neighbor, which value) and, when one reproduces it, the
-  misreading behind it (swapped horizons, a reach without the radius, ...); an equal list with a
+  misreading behind it (swapped horizons, a reach without the radius, ...), or else the
+  neighbour search when the port's own obstacle_neighbors or agent_neighbors primitive gives
+  the agent other neighbours in that state; an equal list with a
   different velocity is the **linear program or fallback**; an equal list and velocity while the
   port's step differs is the **step composition** (an in-place, sequential update is
   recognised); a port without the primitive gets the plain "solver bug" and a note.

@@ -52,6 +52,8 @@ class ConstraintDifference:
     """The misreading of the constraint assembly that reproduces the port's list, if one does."""
     primitive: str = ""
     """What the port's own constraint primitive answers for this constraint's inputs, if asked."""
+    neighbors: str = ""
+    """How the port's own neighbour primitives disagree with the reference for this agent, if they do."""
 
     def describe(self) -> str:
         if self.index is None:
@@ -239,6 +241,35 @@ def ask_primitive(difference: ConstraintDifference, scene: Scene, state: StateDu
     else:
         difference.primitive = (f"the port's own {family} primitive gives a wrong plane for the inputs of this "
                                 f"constraint ({shown}, ...): the primitive is wrong, not what is fed to it")
+
+
+def _indices(values: list[int]) -> str:
+    shown = ", ".join(str(v) for v in values[:12])
+    return f"[{shown}]" if len(values) <= 12 else f"[{shown}, ... ({len(values)} items)]"
+
+
+def ask_neighbors(difference: ConstraintDifference, scene: Scene, state: StateDump, runner: Runner) -> None:
+    """Ask the port's own obstacle_neighbors and agent_neighbors primitives for the agent's
+    neighbours in the reference's state (the reach and the agent's own neighbour parameters): a
+    list that differs from the reference's names the neighbour search as the cause of the
+    differing constraint list. Says nothing when both agree or the port cannot answer."""
+    sim = _simulator(scene, state)
+    i, prm = difference.agent, sim.params[difference.agent]
+    queries = (("obstacle_neighbors", "segments", [sim.px[i], sim.py[i], _reach(prm), list(sim.segments)]),
+               ("agent_neighbors", "agents", [i, list(sim.px), list(sim.py), prm.neighbor_distance,
+                                              prm.max_neighbors]))
+    for family, what, args in queries:
+        fam = vectors.FAMILY_BY_NAME[family]
+        try:
+            answer = runner.vectors(family, [[vectors.encode_value(c, v) for c, v in zip(fam.args, args)]])
+            got = vectors.decode_value(fam.result[0], answer[0][0])
+        except (RunnerError, LookupError, TypeError, ValueError):
+            continue
+        expected = fam.reference(*args)[0]
+        if got != expected:
+            difference.neighbors = (f"the neighbor search is wrong: in this state the port's own {family} primitive "
+                                    f"gives agent {i} the {what} {_indices(got)}, the reference {_indices(expected)}")
+            return
 
 
 def sequential_reproduces(scene: Scene, expected_prev: StateDump, got: StateDump, agent: int) -> bool:

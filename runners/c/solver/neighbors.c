@@ -76,6 +76,9 @@ int oc_ObstacleNeighbors(ocVec2 position, double reach, const ocSegment* segment
 #define OC_TABLE_PER_AGENT 16
 #define OC_TABLE_EXTRA 1024
 
+// The per-agent passes of a build go in chunks of this many agents.
+#define OC_GRID_CHUNK 256
+
 enum
 {
 	// no cell is positive wide: no agent has neighbours
@@ -91,6 +94,14 @@ typedef struct ocGridEntry
 	ocVec2 position;
 	int index;
 } ocGridEntry;
+
+// Range of the cell coordinates of a chunk of agents (oc_AgentGrid_CellsTask); outside: one
+// of them has none.
+typedef struct ocChunkSpan
+{
+	int64_t minX, maxX, minY, maxY;
+	bool outside;
+} ocChunkSpan;
 
 // An occupied cell.
 typedef struct ocGridCell
@@ -124,9 +135,16 @@ struct ocAgentGrid
 	int* cellOf;
 	// where the agent's own entry is in entries
 	int* slotOf;
+	// the agent of next lower index in the same cell, -1 for none
+	int* nextInCell;
+	// per cell id, its agent of highest index: the head of its list in nextInCell
+	int* lastInCell;
 
 	// agents sorted by cell (ascending index within a cell)
 	ocGridEntry* entries;
+
+	// per chunk of OC_GRID_CHUNK agents, the range of its cell coordinates
+	ocChunkSpan* spans;
 
 	// occupied cells, at most one per agent
 	ocGridCell* cells;
@@ -161,7 +179,10 @@ static void oc_AgentGrid_FreeArrays(ocAgentGrid* grid)
 	free(grid->cellY);
 	free(grid->cellOf);
 	free(grid->slotOf);
+	free(grid->nextInCell);
+	free(grid->lastInCell);
 	free(grid->entries);
+	free(grid->spans);
 	free(grid->cells);
 	free(grid->slots);
 	free(grid->table);
@@ -197,13 +218,17 @@ bool oc_AgentGrid_Reserve(ocAgentGrid* grid, int capacity)
 	next.cellY = (int64_t*)malloc(n * sizeof(int64_t));
 	next.cellOf = (int*)malloc(n * sizeof(int));
 	next.slotOf = (int*)malloc(n * sizeof(int));
+	next.nextInCell = (int*)malloc(n * sizeof(int));
+	next.lastInCell = (int*)malloc(n * sizeof(int));
 	next.entries = (ocGridEntry*)malloc(n * sizeof(ocGridEntry));
+	next.spans = (ocChunkSpan*)malloc((n / OC_GRID_CHUNK + 1) * sizeof(ocChunkSpan));
 	next.cells = (ocGridCell*)malloc(n * sizeof(ocGridCell));
 	next.slots = (int*)malloc((size_t)slotCount * sizeof(int));
 	next.tableCapacity = OC_TABLE_PER_AGENT * capacity + OC_TABLE_EXTRA;
 	next.table = (int*)malloc((size_t)next.tableCapacity * sizeof(int));
 	if (next.positions == NULL || next.cellX == NULL || next.cellY == NULL || next.cellOf == NULL ||
-		next.slotOf == NULL || next.entries == NULL || next.cells == NULL || next.slots == NULL || next.table == NULL)
+		next.slotOf == NULL || next.nextInCell == NULL || next.lastInCell == NULL || next.entries == NULL ||
+		next.spans == NULL || next.cells == NULL || next.slots == NULL || next.table == NULL)
 	{
 		oc_AgentGrid_FreeArrays(&next);
 		return false;
@@ -268,29 +293,26 @@ static inline int* oc_TableEntry(const ocAgentGrid* grid, int64_t cx, int64_t cy
 	return grid->table + (size_t)(cx - grid->tableX) + (size_t)(cy - grid->tableY) * (size_t)grid->tableWidth;
 }
 
-// Cell id becomes (cx, cy), with no agent yet and p as its bounding box.
-static void oc_AgentGrid_NewCell(ocAgentGrid* grid, int id, int64_t cx, int64_t cy, ocVec2 p)
+// Cell id becomes (cx, cy), with no agent yet.
+static void oc_AgentGrid_NewCell(ocAgentGrid* grid, int id, int64_t cx, int64_t cy)
 {
 	ocGridCell* c = grid->cells + id;
 	c->cx = cx;
 	c->cy = cy;
 	c->count = 0;
-	c->minX = p.x;
-	c->maxX = p.x;
-	c->minY = p.y;
-	c->maxY = p.y;
+	grid->lastInCell[id] = -1;
 }
 
-// The id of cell (cx, cy), added (with p as its bounding box) when it is new: in the dense
-// table, or in the hash by linear probing.
-static int oc_AgentGrid_CellFor(ocAgentGrid* grid, int64_t cx, int64_t cy, ocVec2 p, int* cellCount)
+// The id of cell (cx, cy), added when it is new: in the dense table, or in the hash by linear
+// probing.
+static int oc_AgentGrid_CellFor(ocAgentGrid* grid, int64_t cx, int64_t cy, int* cellCount)
 {
 	if (grid->dense)
 	{
 		int* entry = oc_TableEntry(grid, cx, cy);
 		if (*entry == 0)
 		{
-			oc_AgentGrid_NewCell(grid, *cellCount, cx, cy, p);
+			oc_AgentGrid_NewCell(grid, *cellCount, cx, cy);
 			*entry = ++*cellCount;
 		}
 		return *entry - 1;
@@ -303,7 +325,7 @@ static int oc_AgentGrid_CellFor(ocAgentGrid* grid, int64_t cx, int64_t cy, ocVec
 		int id = grid->slots[s] - 1;
 		if (id < 0)
 		{
-			oc_AgentGrid_NewCell(grid, *cellCount, cx, cy, p);
+			oc_AgentGrid_NewCell(grid, *cellCount, cx, cy);
 			grid->slots[s] = ++*cellCount;
 			return grid->slots[s] - 1;
 		}
@@ -320,11 +342,12 @@ static int oc_AgentGrid_CellFor(ocAgentGrid* grid, int64_t cx, int64_t cy, ocVec
 
 // Per agent of [first, first + count): the position copied and its cell coordinates
 // floor(x / cell), the reference's exact integers (same division, same floor), so every 3x3
-// block holds the same agents as the reference's.
+// block holds the same agents as the reference's. Also the chunk's span of cell coordinates.
 static void oc_AgentGrid_CellsTask(void* context, int worker, int first, int count)
 {
 	ocAgentGrid* grid = (ocAgentGrid*)context;
 	double cell = grid->cell;
+	ocChunkSpan span = { INT64_MAX, INT64_MIN, INT64_MAX, INT64_MIN, false };
 	(void)worker;
 	for (int i = first; i < first + count; ++i)
 	{
@@ -338,29 +361,37 @@ static void oc_AgentGrid_CellsTask(void* context, int worker, int first, int cou
 		// floor raises instead). Build then scans every agent, which gives the normative
 		// brute-force result; the neighbour set does not depend on the structure that finds it.
 		bool inside = qx > -OC_CELL_LIMIT && qx < OC_CELL_LIMIT && qy > -OC_CELL_LIMIT && qy < OC_CELL_LIMIT;
-		grid->cellX[i] = inside ? oc_FloorToInt(qx) : OC_CELL_OUTSIDE;
-		grid->cellY[i] = inside ? oc_FloorToInt(qy) : 0;
+		int64_t cx = inside ? oc_FloorToInt(qx) : OC_CELL_OUTSIDE;
+		int64_t cy = inside ? oc_FloorToInt(qy) : 0;
+		grid->cellX[i] = cx;
+		grid->cellY[i] = cy;
+		span.outside = span.outside || !inside;
+		span.minX = cx < span.minX ? cx : span.minX;
+		span.maxX = cx > span.maxX ? cx : span.maxX;
+		span.minY = cy < span.minY ? cy : span.minY;
+		span.maxY = cy > span.maxY ? cy : span.maxY;
 	}
+	grid->spans[first / OC_GRID_CHUNK] = span;
 }
 
 // Chooses the dense table or the hash for this build and clears it: the table when the span
-// of the occupied cells, plus a border of one cell on every side (so that a 3x3 block never
-// leaves it), fits its capacity. False when an agent has no cell coordinates.
+// of the occupied cells (from the chunks' spans), plus a border of one cell on every side (so
+// that a 3x3 block never leaves it), fits its capacity. False when an agent has no cell
+// coordinates.
 static bool oc_AgentGrid_ChooseTable(ocAgentGrid* grid)
 {
 	int64_t minX = INT64_MAX, maxX = INT64_MIN, minY = INT64_MAX, maxY = INT64_MIN;
-	for (int i = 0; i < grid->count; ++i)
+	for (int k = 0; k * OC_GRID_CHUNK < grid->count; ++k)
 	{
-		int64_t cx = grid->cellX[i];
-		int64_t cy = grid->cellY[i];
-		if (cx == OC_CELL_OUTSIDE)
+		const ocChunkSpan* span = grid->spans + k;
+		if (span->outside)
 		{
 			return false;
 		}
-		minX = cx < minX ? cx : minX;
-		maxX = cx > maxX ? cx : maxX;
-		minY = cy < minY ? cy : minY;
-		maxY = cy > maxY ? cy : maxY;
+		minX = span->minX < minX ? span->minX : minX;
+		maxX = span->maxX > maxX ? span->maxX : maxX;
+		minY = span->minY < minY ? span->minY : minY;
+		maxY = span->maxY > maxY ? span->maxY : maxY;
 	}
 
 	// |c| < 2^62, so the differences fit; unsigned, so the products cannot overflow unnoticed.
@@ -382,9 +413,9 @@ static bool oc_AgentGrid_ChooseTable(ocAgentGrid* grid)
 	return true;
 }
 
-// Counting sort of the agents by cell, first half: find or add each agent's cell, count, take
-// the bounding box; then each cell's start in the entry array. False when an agent has no cell
-// coordinates. The table and the hash are cleared, never reallocated.
+// Counting sort of the agents by cell, first half: find or add each agent's cell, count it and
+// put it at the head of the cell's list; then each cell's start in the entry array. False when
+// an agent has no cell coordinates. The table and the hash are cleared, never reallocated.
 static bool oc_AgentGrid_Index(ocAgentGrid* grid)
 {
 	if (oc_AgentGrid_ChooseTable(grid) == false)
@@ -394,17 +425,10 @@ static bool oc_AgentGrid_Index(ocAgentGrid* grid)
 	int cellCount = 0;
 	for (int i = 0; i < grid->count; ++i)
 	{
-		int64_t cx = grid->cellX[i];
-		int64_t cy = grid->cellY[i];
-		ocVec2 p = grid->positions[i];
-		int id = oc_AgentGrid_CellFor(grid, cx, cy, p, &cellCount);
-
-		ocGridCell* c = grid->cells + id;
-		c->count += 1;
-		c->minX = p.x < c->minX ? p.x : c->minX;
-		c->maxX = p.x > c->maxX ? p.x : c->maxX;
-		c->minY = p.y < c->minY ? p.y : c->minY;
-		c->maxY = p.y > c->maxY ? p.y : c->maxY;
+		int id = oc_AgentGrid_CellFor(grid, grid->cellX[i], grid->cellY[i], &cellCount);
+		grid->cells[id].count += 1;
+		grid->nextInCell[i] = grid->lastInCell[id];
+		grid->lastInCell[id] = i;
 		grid->cellOf[i] = id;
 	}
 	grid->cellCount = cellCount;
@@ -412,11 +436,8 @@ static bool oc_AgentGrid_Index(ocAgentGrid* grid)
 	int start = 0;
 	for (int id = 0; id < cellCount; ++id)
 	{
-		ocGridCell* c = grid->cells + id;
-		c->start = start;
-		start += c->count;
-		// reused as the fill cursor of oc_AgentGrid_Place, which restores it
-		c->count = 0;
+		grid->cells[id].start = start;
+		start += grid->cells[id].count;
 	}
 	return true;
 }
@@ -425,9 +446,36 @@ static bool oc_AgentGrid_Index(ocAgentGrid* grid)
 static const int oc_BlockSteps[8][2] = { { -1, -1 }, { -1, 0 }, { -1, 1 }, { 0, -1 },
 										 { 0, 1 },	 { 1, -1 }, { 1, 0 },  { 1, 1 } };
 
-// Per cell of [first, first + count): the ids of the occupied cells of its 3x3 block, the cell
-// itself first: read around its entry in the dense table (whose border keeps them inside it),
-// or looked up in the hash.
+// Counting sort, second half, for one cell: its agents placed in ascending index order (the
+// list runs from the highest index down, so from the cell's end), each agent's slotOf, and
+// the cell's bounding box.
+static void oc_AgentGrid_FillCell(ocAgentGrid* grid, int id)
+{
+	ocGridCell* c = grid->cells + id;
+	int last = grid->lastInCell[id];
+	ocVec2 head = grid->positions[last];
+	c->minX = head.x;
+	c->maxX = head.x;
+	c->minY = head.y;
+	c->maxY = head.y;
+	int slot = c->start + c->count;
+	for (int i = last; i >= 0; i = grid->nextInCell[i])
+	{
+		slot -= 1;
+		ocVec2 p = grid->positions[i];
+		grid->entries[slot].position = p;
+		grid->entries[slot].index = i;
+		grid->slotOf[i] = slot;
+		c->minX = p.x < c->minX ? p.x : c->minX;
+		c->maxX = p.x > c->maxX ? p.x : c->maxX;
+		c->minY = p.y < c->minY ? p.y : c->minY;
+		c->maxY = p.y > c->maxY ? p.y : c->maxY;
+	}
+}
+
+// Per cell of [first, first + count): its agents placed (oc_AgentGrid_FillCell) and the ids of
+// the occupied cells of its 3x3 block, the cell itself first: read around its entry in the
+// dense table (whose border keeps them inside it), or looked up in the hash.
 static void oc_AgentGrid_BlocksTask(void* context, int worker, int first, int count)
 {
 	ocAgentGrid* grid = (ocAgentGrid*)context;
@@ -436,6 +484,7 @@ static void oc_AgentGrid_BlocksTask(void* context, int worker, int first, int co
 	for (int id = first; id < first + count; ++id)
 	{
 		ocGridCell* c = grid->cells + id;
+		oc_AgentGrid_FillCell(grid, id);
 		const int* entry = grid->dense ? oc_TableEntry(grid, c->cx, c->cy) : NULL;
 		int k = 0;
 		c->around[k++] = id;
@@ -448,20 +497,6 @@ static void oc_AgentGrid_BlocksTask(void* context, int worker, int first, int co
 			k += other >= 0;
 		}
 		c->aroundCount = k;
-	}
-}
-
-// Counting sort, second half: the agents placed cell by cell in ascending index order.
-static void oc_AgentGrid_Place(ocAgentGrid* grid)
-{
-	for (int i = 0; i < grid->count; ++i)
-	{
-		ocGridCell* c = grid->cells + grid->cellOf[i];
-		grid->slotOf[i] = c->start + c->count;
-		ocGridEntry* entry = grid->entries + grid->slotOf[i];
-		entry->position = grid->positions[i];
-		entry->index = i;
-		c->count += 1;
 	}
 }
 
@@ -491,7 +526,7 @@ bool oc_AgentGrid_BuildParallel(ocAgentGrid* grid, const ocVec2* positions, int 
 	}
 
 	grid->source = positions;
-	oc_ForRange(parallelFor, runner, count, 256, oc_AgentGrid_CellsTask, grid);
+	oc_ForRange(parallelFor, runner, count, OC_GRID_CHUNK, oc_AgentGrid_CellsTask, grid);
 
 	if (oc_AgentGrid_Index(grid) == false)
 	{
@@ -506,8 +541,7 @@ bool oc_AgentGrid_BuildParallel(ocAgentGrid* grid, const ocVec2* positions, int 
 	}
 
 	grid->mode = ocGridCells;
-	oc_ForRange(parallelFor, runner, grid->cellCount, 256, oc_AgentGrid_BlocksTask, grid);
-	oc_AgentGrid_Place(grid);
+	oc_ForRange(parallelFor, runner, grid->cellCount, 128, oc_AgentGrid_BlocksTask, grid);
 	return true;
 }
 

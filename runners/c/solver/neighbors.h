@@ -58,9 +58,10 @@ OC_API bool oc_AgentGrid_Reserve(ocAgentGrid* grid, int capacity);
 /// Work on the indices [first, first + count) as worker `worker` (0 for the calling thread).
 typedef void (*ocRangeTask)(void* context, int worker, int first, int count);
 
-/// Runs task over [0, n) in chunks of about `chunk` indices, on whichever workers of `runner`
-/// it has, and returns when every chunk is done. A task gives the same result whatever worker
-/// takes a chunk (it reads shared state and writes only its own indices' outputs).
+/// Runs task over [0, n) in the chunks [k * chunk, min(n, (k + 1) * chunk)), on whichever
+/// workers of `runner` it has, in any order, and returns when every chunk is done. A task gives
+/// the same result whatever worker takes a chunk (it reads shared state and writes only its
+/// own indices' outputs).
 typedef void (*ocParallelFor)(void* runner, int n, int chunk, ocRangeTask task, void* context);
 
 /// task over [0, n) in chunks of `chunk` indices: through parallelFor, or, when it is NULL,
@@ -83,8 +84,8 @@ static inline void oc_ForRange(ocParallelFor parallelFor, void* runner, int n, i
 OC_API bool oc_AgentGrid_Build(ocAgentGrid* grid, const ocVec2* positions, int count, double maxNeighborDistance);
 
 /// Build with its per-agent pass (the cell of each agent) and its per-cell pass (each cell's
-/// 3x3 block) handed to parallelFor (NULL: chunk by chunk on this thread); the same grid. The
-/// hash insert and the placement, in agent index order, stay on the calling thread.
+/// agents placed, its 3x3 block) handed to parallelFor (NULL: chunk by chunk on this thread);
+/// the same grid. Only the cell insert, in agent index order, stays on the calling thread.
 OC_API bool oc_AgentGrid_BuildParallel(ocAgentGrid* grid, const ocVec2* positions, int count, double maxNeighborDistance,
 									   ocParallelFor parallelFor, void* runner);
 

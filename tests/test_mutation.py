@@ -26,12 +26,12 @@ SAMPLE = {
     "fallback.c:52:comparison:70aa982d6d": "vector:relax",
     "linear_program.c:18:arithmetic:c597798352": "vector:solve_closest",
     "linear_program.c:173:delete:fb12bd423f": "vector:solve_direction",
-    "neighbors.c:518:arithmetic:ae96b5a0c5": "vector:agent_neighbors",
+    "neighbors.c:524:arithmetic:0737ab99b0": "vector:agent_neighbors",
     "obstacle.c:53:comparison:ce62ce21cd": "vector:support_distance",
     "obstacle.h:85:arithmetic:827752ab03": "vector:agent_case_form",
-    "simulator.c:165:comparison:3f9e91003c": "vector:agent_step",
-    "simulator.c:265:delete:ec8028009f": "scenario:orca/boundary-lp-start[per-agent]",
-    "simulator.c:547:comparison:391f4c5cf7": "scenario:orca/boundary-lp-start",
+    "simulator.c:170:comparison:0438db69cb": "vector:agent_step",
+    "simulator.c:271:delete:06d485c12a": "scenario:orca/boundary-lp-start[per-agent]",
+    "simulator.c:560:comparison:6ba736f8c6": "scenario:orca/boundary-lp-start",
     "vector.h:81:operands:639423d493": "vector:segment_distance_squared",
 }
 

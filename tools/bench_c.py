@@ -8,11 +8,16 @@ the time, shown as agent-steps per second). Measurements:
 
 - the RVO2 anchor scene (1,000 agents on a circle of radius 800, neighborDistance 15,
   maxNeighbors 10, horizons 10, radius 1.5, max speed 2, dt 0.25), first 200 steps, one
-  thread; with --whole also the whole run (until every agent is within 0.1 of its goal);
+  thread; with --whole also the whole run (until every agent is within 0.1 of its goal). As
+  RVO2's Circle example runs it: the preferred velocities are not perturbed (the suite's
+  circles add a seeded 1e-4, which RVO2's driver does not; it changes the path through the
+  crowd and with it the work);
 - the suite's 10,000-agent circle, first 100 steps, on 1 and 2 threads (the bits are equal for
-  any thread count: tests/test_matrix.py), and their ratio; and on 2 threads while another
+  any thread count: tests/test_matrix.py), and their ratio; on 2 threads while another
   process keeps one core busy (a loaded machine: the pool's workers claim chunks as they come,
-  so the busy core's worker takes fewer);
+  so the busy core's worker takes fewer); and two one-thread copies in two processes at the
+  same moment, the slower copy's time: twice the one-thread rate over it is what the two cores
+  give work that shares nothing, the ceiling of the thread ratio on this machine;
 - the reference (pure Python) on the anchor scene, 10 steps, and the C port's ratio to it;
 - the wasm column (wasmtime, fuel on) on the anchor scene, 200 steps, as a share of native;
 - the instructions and mispredicted branches per agent-step of the C port on the anchor scene:
@@ -55,18 +60,20 @@ SUITE = AgentParams(0.5, 1.0, 5.0, 10, 2.0, 2.0)
 ANCHOR = AgentParams(1.5, 2.0, 15.0, 10, 10.0, 10.0)
 
 
-def circle_scene(n: int, params: AgentParams, radius: float, dt: float, steps: int) -> Scene:
+def circle_scene(n: int, params: AgentParams, radius: float, dt: float, steps: int, magnitude: float) -> Scene:
     agents = tuple(AgentSpec(p, (0.0, 0.0), params, 0.1, (g,))
                    for p, g in generators.circle(n, radius, (0.0, 0.0), 0))
-    return Scene(dt, steps, 1, 0.0001, agents, ())
+    return Scene(dt, steps, 1, magnitude, agents, ())
 
 
 def anchor_scene(steps: int = 100_000) -> Scene:
-    return circle_scene(1000, ANCHOR, 800.0, 0.25, steps)
+    """RVO2's Circle example: no perturbation, as its driver runs it."""
+    return circle_scene(1000, ANCHOR, 800.0, 0.25, steps, 0.0)
 
 
 def crowd_scene() -> Scene:
-    return circle_scene(10_000, SUITE, 10_000 * 1.5 / (2 * 3.141592653589793), 0.1, 100_000)
+    """The suite's kind of circle (perturbation 1e-4), 10,000 agents 1.5 apart."""
+    return circle_scene(10_000, SUITE, 10_000 * 1.5 / (2 * 3.141592653589793), 0.1, 100_000, 0.0001)
 
 
 def c_seconds(runner: CffiRunner, scene: Scene, steps: int, threads: int = 1) -> float:
@@ -154,6 +161,29 @@ def wasm_seconds(scene: Scene, steps: int) -> float | None:
     return seconds
 
 
+_PAIRED = ("import sys, time, bench_c as B; from conformance.runners.cffi_runner import CffiRunner, c_variants; "
+           "ffi, lib, handle, run_ = CffiRunner(c_variants()['c'])._start(B.crowd_scene()); "
+           "print('ready', flush=True); sys.stdin.readline(); started = time.perf_counter(); "
+           "assert lib.oc_Run_Advance(run_, {steps}, ffi.NULL) == 0; print(time.perf_counter() - started)")
+
+
+def paired_seconds(steps: int) -> float:
+    """The slower of two copies of the 10,000-agent run on one thread each, in two processes
+    that step at the same moment (each has built its scene and waits for a go first): the time
+    two cores take for work that shares nothing, which bounds what two threads can gain."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    copies = [subprocess.Popen([sys.executable, "-c", _PAIRED.format(steps=steps)], cwd=here, text=True,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE) for _ in range(2)]
+    for copy in copies:
+        assert copy.stdout.readline().strip() == "ready"
+    for copy in copies:
+        copy.stdin.write("go\n")
+        copy.stdin.flush()
+    seconds = [float(copy.communicate()[0]) for copy in copies]
+    assert all(copy.returncode == 0 for copy in copies)
+    return max(seconds)
+
+
 def _child(steps: int) -> list[str]:
     code = ("import bench_c as B; from conformance.runners.cffi_runner import CffiRunner, c_variants; "
             f"B.c_seconds(CffiRunner(c_variants()['c']), B.anchor_scene(), {steps})")
@@ -221,6 +251,7 @@ def main(argv: list[str] | None = None) -> int:
         "circle 10000, 100 steps, C 1 thread": (1_000_000, lambda: c_seconds(runner, crowd, 100, 1)),
         "circle 10000, 100 steps, C 2 threads": (1_000_000, lambda: c_seconds(runner, crowd, 100, 2)),
         "the same, 2 threads, one core busy": (1_000_000, lambda: loaded_seconds(runner, crowd, 100, 2)),
+        "the same, 1 thread, two copies at once": (1_000_000, lambda: paired_seconds(100)),
         "anchor 1000, 200 steps, wasm": (200_000, lambda: wasm_seconds(anchor, 200)),
         "anchor 1000, 10 steps, reference": (10_000, lambda: reference_seconds(anchor, 10)),
     }
@@ -267,9 +298,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{label:<40} {max(rates):19,.0f} {statistics.median(rates):12,.0f}")
     one, two = times["circle 10000, 100 steps, C 1 thread"], times["circle 10000, 100 steps, C 2 threads"]
     busy = times["the same, 2 threads, one core busy"]
+    pair = times["the same, 1 thread, two copies at once"]
     print(f"2 threads / 1 thread at 10,000 agents: {min(one) / min(two):.2f} (min), "
           f"{statistics.median(one) / statistics.median(two):.2f} (median); with one core busy "
           f"{min(one) / min(busy):.2f} (min), {statistics.median(one) / statistics.median(busy):.2f} (median)")
+    print(f"two cores on work that shares nothing (2 x 1 thread / the slower of two copies at once): "
+          f"{2 * min(one) / min(pair):.2f} (min), {2 * statistics.median(one) / statistics.median(pair):.2f} (median)")
     c_rate = rate["anchor 1000, first 200 steps, C"]
     if "anchor 1000, first 200 steps, RVO2" in rate:
         r = rate["anchor 1000, first 200 steps, RVO2"]

@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args(argv)
     n, steps = args.agents, args.steps
-    long_scene = circle_scene(n, SUITE, n * 1.5 / (2 * 3.141592653589793), 0.1, 200_000)
+    long_scene = circle_scene(n, SUITE, n * 1.5 / (2 * 3.141592653589793), 0.1, 200_000, 0.0001)
     scene = Scene(long_scene.dt, steps, long_scene.seed, long_scene.magnitude, long_scene.agents, ())
 
     native = CffiRunner(c_variants()["c"])

@@ -10,8 +10,12 @@
 #include <assert.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define OC_GOLDEN_GAMMA UINT64_C(0x9E3779B97F4A7C15)
+
+// Agents per chunk of the driver's passes through the pool (preferred velocities, finite check).
+#define OC_STATE_CHUNK 256
 
 uint64_t oc_SplitMix64(uint64_t seed, uint64_t n)
 {
@@ -79,6 +83,8 @@ struct ocRun
 	// per-agent path only: one agent's constraints and the programs' scratch
 	ocHalfPlane* planes;
 	ocHalfPlane* scratch;
+	// per chunk of OC_STATE_CHUNK agents: 0 when a coordinate of its state is not finite
+	unsigned char* finite;
 	int step;
 	int threads;
 	// the workers of a threaded run (NULL for one thread)
@@ -189,8 +195,10 @@ ocRun* oc_Run_Create(const ocScene* scene)
 	size_t planes = slots + (size_t)run->view.segmentCount;
 	run->planes = (ocHalfPlane*)calloc(planes, sizeof(ocHalfPlane));
 	run->scratch = (ocHalfPlane*)calloc(planes, sizeof(ocHalfPlane));
+	run->finite = (unsigned char*)calloc(slots / OC_STATE_CHUNK + 1, 1);
 	if (run->sim == NULL || run->waypoint == NULL || run->positions == NULL || run->velocities == NULL ||
-		run->preferred == NULL || run->newVelocities == NULL || run->planes == NULL || run->scratch == NULL)
+		run->preferred == NULL || run->newVelocities == NULL || run->planes == NULL || run->scratch == NULL ||
+		run->finite == NULL)
 	{
 		oc_Run_Destroy(run);
 		return NULL;
@@ -216,6 +224,7 @@ void oc_Run_Destroy(ocRun* run)
 		free(run->newVelocities);
 		free(run->planes);
 		free(run->scratch);
+		free(run->finite);
 		free(run);
 	}
 }
@@ -291,7 +300,7 @@ static void oc_Run_PreferRange(void* context, int worker, int first, int count)
 static void oc_Run_Prefer(ocRun* run)
 {
 	oc_Simulator_GetPositions(run->sim, run->positions);
-	oc_StepPool_For(run->pool, run->view.agentCount, 256, oc_Run_PreferRange, run);
+	oc_StepPool_For(run->pool, run->view.agentCount, OC_STATE_CHUNK, oc_Run_PreferRange, run);
 	oc_Simulator_SetPreferredVelocities(run->sim, run->preferred);
 }
 
@@ -360,6 +369,36 @@ static void oc_Run_ReadState(ocRun* run)
 	}
 }
 
+// Clears the flag of the chunk of agents [first, first + count) (or, on a call over several
+// chunks, of its first chunk) when a coordinate of their state is not finite.
+static void oc_Run_FiniteRange(void* context, int worker, int first, int count)
+{
+	ocRun* run = (ocRun*)context;
+	(void)worker;
+	if (!oc_IsFiniteState(run->positions + first, run->velocities + first, count))
+	{
+		run->finite[first / OC_STATE_CHUNK] = 0;
+	}
+}
+
+// Whether every coordinate of the state last read is finite, checked through the pool's
+// workers (each chunk writes only its own flag).
+static bool oc_Run_IsFinite(ocRun* run)
+{
+	int n = run->view.agentCount;
+	int chunks = n / OC_STATE_CHUNK + 1;
+	memset(run->finite, 1, (size_t)chunks);
+	oc_StepPool_For(run->pool, n, OC_STATE_CHUNK, oc_Run_FiniteRange, run);
+	for (int k = 0; k < chunks; ++k)
+	{
+		if (run->finite[k] == 0)
+		{
+			return false;
+		}
+	}
+	return true;
+}
+
 int oc_Run_Advance(ocRun* run, int count, unsigned char* out)
 {
 	int n = run->view.agentCount;
@@ -384,7 +423,7 @@ int oc_Run_Advance(ocRun* run, int count, unsigned char* out)
 		}
 		run->step += 1;
 		oc_Run_ReadState(run);
-		if (!oc_IsFiniteState(run->positions, run->velocities, n))
+		if (!oc_Run_IsFinite(run))
 		{
 			return s + 1;
 		}

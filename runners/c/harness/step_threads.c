@@ -7,6 +7,7 @@
 #include "step_threads.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #if !defined(OC_NO_THREADS) && !defined(_WIN32)
@@ -26,10 +27,22 @@ enum
 	// blocks on the condition. A step hands out several jobs with short serial parts between
 	// them, and waking a blocked thread costs more than such a part on a virtual machine.
 	OC_SPIN_LOADS = 2000,
-	OC_SPIN_YIELDS = 1000
+	OC_SPIN_YIELDS = 1000,
+	// bytes between two workers' claim counters, so that no two share a cache line
+	OC_CURSOR_BYTES = 128
 };
 
 #if OC_HAS_THREADS
+// A worker's share of the current job's chunks, [next, end) by chunk index: the worker claims
+// from its own share first, then from the others'. Padded so that the counters of two workers
+// never share a cache line.
+typedef struct ocCursor
+{
+	int next;
+	int end;
+	char padding[OC_CURSOR_BYTES - 2 * sizeof(int)];
+} ocCursor;
+
 typedef struct ocWorkerStart
 {
 	ocStepPool* pool;
@@ -54,7 +67,7 @@ struct ocStepPool
 	void* context;
 	int n;
 	int chunk;
-	int next;
+	ocCursor cursors[OC_MAX_THREADS];
 };
 
 // Returns once (*counter == value) == stopWhenEqual or the spin is over (see OC_SPIN_LOADS);
@@ -75,18 +88,29 @@ static void oc_Spin(const unsigned* counter, unsigned value, bool stopWhenEqual)
 	}
 }
 
-// Claims chunks of the current job until none is left.
+// Claims chunks of the current job until none is left: first from the worker's own share,
+// then from the next workers' shares in turn. Every chunk is claimed once (each counter hands
+// out each of its indices once). The shares are the same index ranges in every pass of a
+// step, so a worker mostly reads what it wrote in the pass before, from its own core's cache.
 static void oc_StepPool_Work(ocStepPool* pool, int worker)
 {
-	for (;;)
+	ocRangeTask task = pool->task;
+	void* context = pool->context;
+	int n = pool->n;
+	int chunk = pool->chunk;
+	for (int v = 0; v < pool->threads; ++v)
 	{
-		int first = __atomic_fetch_add(&pool->next, pool->chunk, __ATOMIC_RELAXED);
-		if (first >= pool->n)
+		ocCursor* cursor = pool->cursors + (worker + v) % pool->threads;
+		for (;;)
 		{
-			return;
+			int k = __atomic_fetch_add(&cursor->next, 1, __ATOMIC_RELAXED);
+			if (k >= cursor->end)
+			{
+				break;
+			}
+			int first = k * chunk;
+			task(context, worker, first, n - first < chunk ? n - first : chunk);
 		}
-		int count = pool->n - first < pool->chunk ? pool->n - first : pool->chunk;
-		pool->task(pool->context, worker, first, count);
 	}
 }
 
@@ -213,7 +237,13 @@ void oc_StepPool_For(ocStepPool* pool, int n, int chunk, ocRangeTask task, void*
 		pool->context = context;
 		pool->n = n;
 		pool->chunk = chunk;
-		pool->next = 0;
+		// worker w's share: chunks [w * K / threads, (w + 1) * K / threads) of K
+		int64_t chunks = (n - 1) / chunk + 1;
+		for (int w = 0; w < pool->threads; ++w)
+		{
+			pool->cursors[w].next = (int)(chunks * w / pool->threads);
+			pool->cursors[w].end = (int)(chunks * (w + 1) / pool->threads);
+		}
 		__atomic_store_n(&pool->busy, (unsigned)(pool->threads - 1), __ATOMIC_RELEASE);
 		__atomic_add_fetch(&pool->generation, 1, __ATOMIC_RELEASE);
 		pthread_cond_broadcast(&pool->wake);

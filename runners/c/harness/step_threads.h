@@ -7,7 +7,9 @@
 
 /// A pool of worker threads that lives as long as a run: the caller is worker 0, the pool's
 /// threads are workers 1 to threads - 1. Work is handed out in chunks of an index range, claimed
-/// one at a time, so a slow or busy core takes fewer chunks and never stalls the step.
+/// one at a time: each worker first from its own share (the same stretch of the range in every
+/// pass, so that it mostly reads what it wrote itself), then from the others' shares, so a slow
+/// or busy core takes fewer chunks and never stalls the step.
 typedef struct ocStepPool ocStepPool;
 
 /// A pool of `threads` workers; NULL for one thread, for a build without threads

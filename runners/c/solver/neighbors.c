@@ -423,9 +423,15 @@ static bool oc_AgentGrid_Index(ocAgentGrid* grid)
 		return false;
 	}
 	int cellCount = 0;
+	int id = -1;
 	for (int i = 0; i < grid->count; ++i)
 	{
-		int id = oc_AgentGrid_CellFor(grid, grid->cellX[i], grid->cellY[i], &cellCount);
+		// Agents next in index are often in the same cell: then the last id is kept, with no
+		// lookup.
+		if (id < 0 || grid->cellX[i] != grid->cells[id].cx || grid->cellY[i] != grid->cells[id].cy)
+		{
+			id = oc_AgentGrid_CellFor(grid, grid->cellX[i], grid->cellY[i], &cellCount);
+		}
 		grid->cells[id].count += 1;
 		grid->nextInCell[i] = grid->lastInCell[id];
 		grid->lastInCell[id] = i;

@@ -55,6 +55,11 @@ struct ocSimulator
 	ocAgentGrid* grid;
 	bool gridValid;
 
+	// the largest neighbour distance (the grid's cell width), recomputed when an agent was
+	// added or its parameters set
+	double widest;
+	bool widestValid;
+
 	// per agent, the neighbours its last query found: the next query's head start
 	// (oc_Simulator_RecentBound); speed only
 	ocRecentNeighbors* recent;
@@ -183,6 +188,7 @@ int oc_Simulator_AddAgent(ocSimulator* sim, ocVec2 position, const ocAgentParams
 	sim->recent[index].count = 0;
 	sim->agentCount += 1;
 	sim->gridValid = false;
+	sim->widestValid = false;
 	return index;
 }
 
@@ -265,6 +271,7 @@ void oc_Simulator_SetAgentParams(ocSimulator* sim, int agent, const ocAgentParam
 	sim->params[agent] = *params;
 	// the cell width depends on the largest neighbour distance
 	sim->gridValid = false;
+	sim->widestValid = false;
 }
 
 void oc_Simulator_GetPositions(const ocSimulator* sim, ocVec2* out)
@@ -303,17 +310,23 @@ static void oc_Simulator_PrepareGrid(ocSimulator* sim, ocParallelFor parallelFor
 
 	// max(neighborDistance) as Python's max(): the first value, replaced only by a strictly
 	// greater one (this fixes the outcome when a NaN is present).
-	double widest = 0.0;
-	for (int i = 0; i < sim->agentCount; ++i)
+	if (sim->widestValid == false)
 	{
-		double nd = sim->params[i].neighborDistance;
-		if (i == 0 || nd > widest)
+		double widest = 0.0;
+		for (int i = 0; i < sim->agentCount; ++i)
 		{
-			widest = nd;
+			double nd = sim->params[i].neighborDistance;
+			if (i == 0 || nd > widest)
+			{
+				widest = nd;
+			}
 		}
+		sim->widest = widest;
+		sim->widestValid = true;
 	}
 
-	bool built = oc_AgentGrid_BuildParallel(sim->grid, sim->positions, sim->agentCount, widest, parallelFor, runner);
+	bool built =
+		oc_AgentGrid_BuildParallel(sim->grid, sim->positions, sim->agentCount, sim->widest, parallelFor, runner);
 	assert(built);
 	(void)built;
 	sim->gridValid = true;

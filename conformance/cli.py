@@ -143,13 +143,13 @@ def cmd_controls(args: argparse.Namespace) -> int:
     return _exit(run_controls(choose_controls(args.only), scenarios, suite.goldens_dir, _print))
 
 
-def cmd_spec(args: argparse.Namespace) -> int:
-    """Check that a copy of the normative text is the version the goldens were made against."""
-    from .contract import spec_text
-    path = Path(args.file)
-    result = spec_text.check(path)
-    _print(result.message(path))
-    return _exit(not result.exact)
+def cmd_text(args: argparse.Namespace) -> int:
+    """``spec`` and ``clauses``: the text checked clause by clause, what pins and defends each clause."""
+    from .selftest.clause_report import clauses_report, spec_report
+    if args.command == "spec":  # needs no suite unless a clause changed
+        return _exit(spec_report(Path(args.file), lambda: Suite.locate(args.suite).select(None, True), _print))
+    return _exit(clauses_report((s := Suite.locate(args.suite)).select(None, True), s.root, args.write, args.list,
+                                _print))
 
 
 def cmd_build(args: argparse.Namespace) -> int:
@@ -264,15 +264,15 @@ def _add_matrix(sub) -> None:
 
 
 def _add_controls(sub) -> None:
+    """The self-checks against the text: controls, spec, clauses."""
     p = _command(sub, "controls", cmd_controls,
                  "run the negative controls and the misreading catalogue: each must be caught in a scenario")
     p.add_argument("--only", metavar="A,B", help="run only these controls (names or globs, comma-separated)")
-
-
-def _add_spec(sub) -> None:
-    p = _command(sub, "spec", cmd_spec,
-                 "check that a copy of orca-spec.txt is the version the goldens were made against")
+    p = _command(sub, "spec", cmd_text, "check a copy of orca-spec.txt against the pinned version, clause by clause")
     p.add_argument("file", metavar="FILE", help="your copy of orca-spec.txt")
+    p = _command(sub, "clauses", cmd_text, "every clause of the text: sites, boundary data, scenes, controls")
+    p.add_argument("--write", action="store_true", help="also write docs/clauses.md")
+    p.add_argument("--list", action="store_true", help="list the clause ids, where they stand, what they say")
 
 
 def _add_build(sub) -> None:
@@ -376,7 +376,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--suite", metavar="DIR", help="folder holding scenarios/ and goldens/")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for add in (_add_matrix, _add_controls, _add_spec, _add_build, _add_fuzz, _add_census, _add_merge,
+    for add in (_add_matrix, _add_controls, _add_build, _add_fuzz, _add_census, _add_merge,
                 _add_render, _add_mutate, _add_doctor, _add_check, _add_expand, _add_goldens):
         add(sub)
     return parser

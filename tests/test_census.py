@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from conformance.selftest import census, census_shadow
+from conformance.selftest import census
+from conformance.data import shadow as census_shadow
 from conformance.contract.driver import run
 from conformance.data.goldens import golden_path, read_golden
 from conformance.contract.scenario import load_suite

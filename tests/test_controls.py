@@ -12,6 +12,7 @@ from conformance.contract.scenario import load_suite
 from conftest import ROOT
 
 SCENARIOS = [s for s in load_suite(ROOT / "scenarios") if not s.slow]
+MISREADINGS = {c.name for c in misreadings()}
 
 
 @pytest.mark.parametrize("control", CONTROLS, ids=[c.name for c in CONTROLS])
@@ -25,11 +26,19 @@ def test_control_is_caught_with_a_diagnosis(control) -> None:
         return
     if control.no_scene:
         assert result.status == NO_SCENE, result.reason
+        # the vectors row cites the clause the entry breaks
+        assert result.vectors.citation is not None and result.vectors.citation.primary in control.clauses, \
+            (result.vectors.citation, control.clauses)
+        assert "breaks " + result.vectors.citation.primary in result.vectors.reason
         return
     assert result.status == CAUGHT, f"{result.status}: {result.reason}"
     assert result.cell is not None and result.cell.status == DIVERGED
     d = result.cell.diagnosis
     assert d is not None and d.cause
+    assert d.citation is not None, "a red cell cites a clause (or says it cannot)"
+    if control.name in MISREADINGS:  # a catalogue entry: the cell names the very clause it misreads
+        assert d.citation.found and d.citation.primary in control.clauses, (d.citation.ids, control.clauses)
+        assert f"breaks {d.citation.primary} (" in d.summary()
     if d.kind == "hash-encoding":  # the dumped states are bit-equal: only the hash is wrong
         assert d.state is None and d.summary().startswith(f"step {result.cell.step}; the state hash encoding")
         return

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Iterator
 
 from . import generators, schema_files, strict_yaml
+from .clauses import clause_map
 from ..errors import InputError, format_path
 from .expectations import validate_expect
 from ..solver import AgentParams
@@ -123,6 +124,7 @@ class Scenario:
     expect: dict = field(hash=False, compare=False)
     scene: Scene = field(hash=False)
     source: str = ""
+    clauses: tuple[str, ...] = ()  # the clauses this scene pins (contract/clauses.json), checked on load
 
     @property
     def fingerprint(self) -> str:
@@ -195,8 +197,8 @@ def parse_scenario(data: object, file: str) -> Scenario:
                   tuple(agents), tuple(segments))
     validate_expect(data["expect"], len(agents), file)
     return Scenario(id=data["id"], description=data["description"], comment=data.get("comment", ""),
-                    slow=bool(data.get("slow", False)), expect=dict(data["expect"]), scene=scene,
-                    source=file)
+                    slow=bool(data.get("slow", False)), expect=dict(data["expect"]), scene=scene, source=file,
+                    clauses=clause_map().check_ids(data["clauses"], file, "clauses") if "clauses" in data else ())
 
 
 def _expand_agents(file: str, data: dict) -> list[AgentSpec]:

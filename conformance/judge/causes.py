@@ -19,9 +19,12 @@ from ..data import vectors
 from ..contract.float_bits import bits
 from ..runners.base import Runner, RunnerError, StateDump
 from ..contract.scenario import Scene
+from ..contract.clauses import Citation
+from ..data.family_clauses import FAMILY_CLAUSES
+from .citation import cite_constraint, cite_segment_distance, cite_velocity
 from .hash_encoding import canonical_hash, wrong_encodings
 from .state_difference import POSITION_FIELDS, first_state_difference
-from .step_comparison import (ConstraintDifference, StepResult, agent_step_args, ask_neighbors, ask_primitive,
+from .step_comparison import (PLANE_FIELDS, ConstraintDifference, StepResult, agent_step_args, ask_neighbors, ask_primitive,
                               compare_steps, runner_agent_step, sequential_reproduces, step_result)
 
 if TYPE_CHECKING:  # diagnosis.py imports this module to fill its Diagnosis
@@ -36,6 +39,7 @@ CONSTRAINTS, VELOCITY, COMPOSITION, SOLVER = "constraints", "velocity", "composi
 def encoding_cause(result: Diagnosis, got: StateDump, reported_hash: str) -> None:
     """The dumps are bit-equal although the hashes differ: say which encoding the port used."""
     result.kind = ENCODING
+    result.citation = Citation("hash.bytes")
     k = result.step
     canonical = canonical_hash(got.agents)
     if canonical is None:
@@ -60,6 +64,7 @@ def position_cause(result: Diagnosis, scene: Scene, expected_prev: StateDump, go
     k = result.step
     diff = first_state_difference(_expected_positions(expected_prev, got, scene.dt), got, POSITION_FIELDS)
     result.kind = POSITION_UPDATE
+    result.citation = Citation("step.phases")
     result.cause = (f"position update (p = p + v*dt) is wrong: same state and preferred velocities at step {k - 1} "
                     f"and every new velocity of step {k} equals the reference's, but the positions differ")
     if diff is None:
@@ -97,6 +102,7 @@ def solver_cause(result: Diagnosis, scene: Scene, runner: Runner, agent: int, ex
         port = runner_agent_step(runner, args)
     except RunnerError as err:
         result.kind, result.cause = SOLVER, plain
+        result.citation = Citation("step.start-state", list(FAMILY_CLAUSES["agent_step"][1:4]), found=False)
         result.notes.append(f"the port's agent_step primitive failed ({err.reason[:200]}), so its constraint "
                             "assembly and programs could not be told from the composition of its step")
         return
@@ -104,6 +110,13 @@ def solver_cause(result: Diagnosis, scene: Scene, runner: Runner, agent: int, ex
     where = f"from the reference's state of step {k - 1} (same state and preferred velocities)"
     if difference is not None and difference.index is not None:
         result.kind, result.constraint = CONSTRAINTS, difference
+        if difference.reading and difference.field in PLANE_FIELDS:
+            # a stock reading may reproduce the list by chance: the port's own primitive decides
+            ask_primitive(difference, scene, expected_prev, runner)
+            if difference.primitive.startswith("the port's own"):
+                difference.reading = ""
+            else:
+                difference.primitive = ""
         if not difference.reading:
             ask_neighbors(difference, scene, expected_prev, runner)
         if not difference.reading and not difference.neighbors:
@@ -121,8 +134,14 @@ def solver_cause(result: Diagnosis, scene: Scene, runner: Runner, agent: int, ex
         result.cause = (f"solver bug in the constraint list of agent {agent}: {where}, the port's agent_step gives "
                         f"{_constraints(port)}, the reference {_constraints(reference)}; "
                         f"{difference.describe()}{reading}")
+        result.citation = (None if difference.reading else cite_segment_distance(runner, scene, expected_prev,
+                                                                                  difference)) \
+            or cite_constraint(scene, expected_prev, difference, reference.lines, port.lines, reference.hard, runner)
     elif difference is not None:
         result.kind, result.constraint = VELOCITY, difference
+        prm = scene.agents[agent].params
+        result.citation = cite_velocity(runner, reference.lines, reference.hard, prm.max_speed,
+                                        tuple(expected_prev.agents[agent][4:6]), (port.vx, port.vy))
         result.cause = (f"solver bug in the linear program or its fallback: {where}, the port's agent_step gives "
                         f"agent {agent} the reference's {_constraints(reference)} but another new velocity "
                         f"({difference.describe()})")
@@ -135,6 +154,7 @@ def _composition_cause(result: Diagnosis, scene: Scene, agent: int, reference: S
     """agent_step agrees with the reference, the port's step does not: the composition is wrong."""
     k = result.step
     result.kind = COMPOSITION
+    result.citation = Citation("step.phases", ["step.start-state"])
     result.constraint = ConstraintDifference(agent, None, field="step result")
     result.cause = (f"step composition is wrong: from the reference's state of step {k - 1} the port's agent_step "
                     f"gives agent {agent} the reference's {_constraints(reference)} and new velocity, but "

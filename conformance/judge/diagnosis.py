@@ -36,7 +36,10 @@ from dataclasses import dataclass, field
 
 from ..runners.base import Runner, RunnerError, StateDump
 from ..contract.scenario import Scene
+from ..contract.clauses import Citation, clause_map
 from .causes import DRIVER, LOAD, SOLVER, encoding_cause, position_cause, solver_cause
+from .citation import precision_finding
+from .driver_citation import cite_driver
 from .hash_encoding import canonical_hash
 from .neighborhood import neighborhood
 from .state_difference import PREFERRED_FIELDS, VELOCITY_FIELDS, Difference, first_state_difference, hex_bits
@@ -66,6 +69,22 @@ class Diagnosis:
     notes: list[str] = field(default_factory=list)
     picture: dict | None = None
     """The neighborhood of the divergent agent at the divergent step, for the HTML report."""
+    citation: Citation | None = None
+    """The clause of the text the cause breaks (judge/citation.py), when a cause was found."""
+
+    def cites(self) -> str:
+        """"breaks <id> (<where>: <paraphrase>)", or the nearest primitive's clauses when the
+        clause could not be told; "" without a citation."""
+        if self.citation is None:
+            return ""
+        clauses = clause_map()
+        if not self.citation.found:
+            return ("the clause could not be told; nearest: "
+                    + ", ".join(clauses.cite(c) for c in self.citation.ids[:3]))
+        text = f"breaks {clauses.cite(self.citation.primary)}"
+        if self.citation.others:
+            text += f"; see also {', '.join(self.citation.others[:3])}"
+        return text
 
     def summary(self) -> str:
         parts = [f"step {self.step}"]
@@ -77,6 +96,8 @@ class Diagnosis:
                          f"{d.distance_text()}")
         if self.cause:
             parts.append(self.cause)
+        if self.citation is not None:
+            parts.append(self.cites())
         if self.vector_family:
             case = f"first failing primitive: {self.vector_family} (case {self.vector_case})"
             parts.append(case + (f": {self.vector_detail}" if self.vector_detail else ""))
@@ -101,6 +122,9 @@ class Diagnosis:
                 "preferred": diff(self.preferred), "constraint": constraint, "encoding": self.encoding,
                 "non_finite": self.non_finite, "vector_family": self.vector_family, "vector_case": self.vector_case,
                 "vector_detail": self.vector_detail, "notes": list(self.notes), "summary": self.summary(),
+                "clauses": self.citation.ids if self.citation is not None else [],
+                "clause_found": self.citation.found if self.citation is not None else False,
+                "cites": self.cites(),
                 "picture": self.picture}
 
 
@@ -147,6 +171,7 @@ def diagnose(scene: Scene, step: int, runner: Runner, reference: Runner, reporte
         if result.state.agent < 0:
             result.kind = LOAD
             result.cause = f"the port's dump of step {step} has {len(got.agents)} agents, the scene {len(expected.agents)}"
+            result.citation = Citation("scene.indices")
             return result
         _check_consistency(result, got, reported_hash)
     elif expected is None:
@@ -155,13 +180,28 @@ def diagnose(scene: Scene, step: int, runner: Runner, reference: Runner, reporte
         if result.state is not None:
             result.kind = LOAD
             result.cause = "the initial state differs: the scene was not loaded exactly"
+            result.citation = Citation("scene.numbers", ["arith.state"])
+            _precision(result, got, expected)
         return result
     got_prev = _dump(runner, scene, step - 1, result, "port")
     expected_prev = _dump(reference, scene, step - 1, result, "reference")
     if got_prev is None or expected_prev is None:
         return result
     _step_cause(result, scene, runner, expected, got, expected_prev, got_prev)
+    _precision(result, got, expected)
     return result
+
+
+def _precision(result: Diagnosis, got: StateDump | None, expected: StateDump | None) -> None:
+    """Say first when every value the port reported fits a narrower format (float32)."""
+    if got is None or expected is None:
+        return
+    if precision_finding([v for row in got.agents for v in row[:4]],
+                         [v for row in expected.agents for v in row[:4]]) == "float32":
+        result.cause = ("the port's state is float32: every position and velocity it reported has its low 29 "
+                        f"mantissa bits zero; {result.cause}" if result.cause else "")
+        others = result.citation.ids if result.citation is not None else []
+        result.citation = Citation("arith.state", ["arith.binary64"] + others)
 
 
 def first_failing_dump(runner: Runner, scene: Scene, low: int, high: int) -> int | None:
@@ -215,6 +255,9 @@ def _step_cause(result: Diagnosis, scene: Scene, runner: Runner, expected: State
         result.kind = DRIVER
         result.cause = (f"driver bug: the preferred velocities computed from step {k - 1} already differ "
                         f"({result.preferred.describe()})")
+        agent = result.preferred.agent
+        result.citation = cite_driver(scene, expected_prev, agent, k - 1, tuple(got_prev.agents[agent][4:6]),
+                                      _reference_waypoint(scene, k - 1, agent))
         return
     if expected is not None and got is not None:
         if first_state_difference(expected, got, VELOCITY_FIELDS) is None:
@@ -228,8 +271,23 @@ def _step_cause(result: Diagnosis, scene: Scene, runner: Runner, expected: State
         result.cause = (f"the port's step {k} failed before giving a state to compare, from the reference's state "
                         f"and preferred velocities of step {k - 1}: the failure is in its step, not in the state it "
                         "started from")
+        result.citation = Citation("step.phases", ["step.start-state"], found=False)
         return
     solver_cause(result, scene, runner, agent, expected_prev, got)
+
+
+def _reference_waypoint(scene: Scene, step: int, agent: int) -> int:
+    """The reference driver's waypoint index of ``agent`` when it computes the preferred
+    velocity of state ``step`` (a replay of the reference up to that state)."""
+    from ..contract.driver import run
+    seen = [0]
+
+    def observe(s, sim, driver) -> None:
+        if s == step:
+            seen[0] = driver.waypoint[agent]
+    for _ in run(scene, step, observe):
+        pass
+    return seen[0]
 
 
 def _agent_of(non_finite: str) -> int | None:

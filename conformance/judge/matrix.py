@@ -19,6 +19,8 @@ from typing import Iterator
 from ..data import vectors
 from ..runners.build import announcing
 from .diagnosis import Diagnosis, diagnose, first_failing_dump, parse_non_finite
+from ..contract.clauses import Citation, clause_map
+from .citation import cite_vector_cases
 from .vector_failure import VectorFailure, describe_case, rounding_only
 from ..data.goldens import OK as GOLDEN_OK
 from ..data.goldens import golden_status
@@ -49,6 +51,7 @@ class Cell:
     diagnosis: Diagnosis | None = None
     compared: int = 0
     seconds: float = 0.0
+    citation: Citation | None = None  # the vectors row's (a scenario cell's is its diagnosis's)
 
     def short(self) -> str:
         return status_text(self.status, self.step)
@@ -56,7 +59,14 @@ class Cell:
     def to_json(self) -> dict:
         return {"row": self.row, "runner": self.runner, "status": self.status, "step": self.step,
                 "reason": self.reason, "compared": self.compared, "seconds": round(self.seconds, 3),
-                "diagnosis": self.diagnosis.to_json() if self.diagnosis else None}
+                "diagnosis": self.diagnosis.to_json() if self.diagnosis else None,
+                "clauses": self.clauses()}
+
+    def clauses(self) -> list[str]:
+        """The clause ids this cell cites (its diagnosis's, or the vectors row's)."""
+        if self.diagnosis is not None and self.diagnosis.citation is not None:
+            return self.diagnosis.citation.ids
+        return list(self.citation.ids) if self.citation is not None else []
 
 
 @dataclass
@@ -140,6 +150,7 @@ def attach_vector_failure(diagnosis: Diagnosis, vector_failure: tuple[str, int] 
             diagnosis.cause = ROUNDING_CAUSE.format(rounding=rounding,
                                                     cause=f"at the step: {diagnosis.cause}" if diagnosis.cause
                                                     else "the step shows it")
+            diagnosis.citation = Citation("arith.binary64", diagnosis.citation.ids if diagnosis.citation else [])
 
 
 UNDIAGNOSED_ERRORS = ("no reply to", "exceeded", "budget", "without a newline", "fuel exhausted", "build failed",
@@ -264,10 +275,12 @@ def vector_cell(runner: Runner, folder: Path) -> tuple[Cell, VectorFailure | Non
             got = results[bad[0]] if len(results) == len(cases) else "(wrong number of results)"
             detail = describe_case(name, cases[bad[0]]["args"], cases[bad[0]]["result"], got)
             failure = VectorFailure(name, bad[0], detail)
+            failure.citation = cite_vector_cases(name, cases, results, bad)
             cell.reason = (f"first failing primitive: {name}, case {bad[0]} of {len(cases)} "
-                           f"({len(bad)} bad): {detail}")
+                           f"({len(bad)} bad): {detail}; breaks {clause_map().cite(failure.citation.primary)}")
     if diverged:
         cell.status = DIVERGED
+        cell.citation = failure.citation
         failure.rounding = arithmetic_differs(rounding)
         if failure.rounding:
             cell.reason += f" [{failure.rounding} differ by rounding only]"

@@ -65,11 +65,14 @@ class VectorFailure(tuple):
 
     detail: str
     rounding: str
+    citation: "Citation | None" = None
+    """The clause the failing cases break (judge/citation.py), set by the vectors row."""
 
     def __new__(cls, family: str, case: int, detail: str = "", rounding: str = "") -> "VectorFailure":
         self = super().__new__(cls, (family, case))
         self.detail = detail
         self.rounding = rounding
+        self.citation = None
         return self
 
     @property

@@ -5,7 +5,7 @@ Contract: ``find_sites()`` lists every decision site of the reference solver and
 broken by a key), found in the source by its syntax tree, so a decision added to the reference
 joins the census by itself.  ``run_census()`` evaluates the stored vectors and the non-slow
 scenarios through an instrumented copy of those modules (a separate package namespace, built by
-census_shadow.py; the reference itself is never touched) and counts, per site and per source of
+data/shadow.py; the reference itself is never touched) and counts, per site and per source of
 data, how often the two sides of the comparison were exactly equal (``on``) or one ulp apart
 (``below``/``above``; for integers: one apart); for a tie site, how often two candidates shared
 the key.  This module holds the census's table, its arguments and its committed file.
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
-from .census_shadow import INSTRUMENTED, SHADOW, Site, Tally, instrumented_tree, load_shadow, source_path
+from ..data.shadow import INSTRUMENTED, SHADOW, Site, Tally, instrumented_tree, load_shadow, source_path
 
 CENSUS_FORMAT = "orca-census/1"
 CATEGORIES = ("on", "below", "above")
@@ -170,7 +170,7 @@ def rows(sites: list[Site], tally: Tally) -> list[CensusRow]:
 def digest(vector_folder: Path, scenarios: Iterable) -> str:
     """What a census depends on: the instrumented sources, the vectors and the scenes."""
     h = hashlib.sha256()
-    for module in INSTRUMENTED + ("data.vectors", "selftest.census", "selftest.census_shadow"):
+    for module in INSTRUMENTED + ("data.vectors", "selftest.census", "data.shadow"):
         h.update(module.encode() + source_path(module).read_bytes())
     for path in sorted(vector_folder.glob("*.json")):
         h.update(path.name.encode() + path.read_bytes())

@@ -37,6 +37,7 @@ from ..runners.cffi_runner import CffiRunner, CVariant
 from ..runners.unicorn_runner import ARCHES, ELF_FREESTANDING, UnicornRunner, elf_spec
 from ..runners.reference import ReferenceRunner
 from ..contract.scenario import Scenario
+from ..contract.clauses import clause_map
 from .variants import load_patch, patched_tree, read_patch_data
 
 CONTROL_PATCHES = C_DIR / "controls"
@@ -59,6 +60,8 @@ class Control:
     """Why the reading gives the same bits on every input (the control must then pass everything)."""
     no_scene: str = ""
     """Why no simulation can reach the decision (the vectors must then catch it)."""
+    clauses: tuple[str, ...] = ()
+    """The clauses of the text (contract/clauses.json) whose rule it breaks: its red cell must cite one."""
 
 
 def _patched(*names: str):
@@ -87,11 +90,11 @@ def _x87_i386() -> Runner:
                          spec=elf_spec(arch, "control-x87-i386", flags, source_dir=_patched("no-x87-guard")))
 
 
-def _careless(name: str, description: str, simulator: type, label: str) -> Control:
+def _careless(name: str, description: str, simulator: type, label: str, clauses: tuple[str, ...]) -> Control:
     """A careless Python port (conformance/selftest/careless.py): the reference with one mistake."""
     return Control(name, description,
                    lambda: ReferenceRunner(f"control:{name}", simulator, f"careless port: {label}"), has_vectors=False,
-                   needs=())
+                   needs=(), clauses=clauses)
 
 
 def _misreading(path: Path) -> Control:
@@ -102,8 +105,9 @@ def _misreading(path: Path) -> Control:
     def make() -> Runner:
         tree = patched_tree((load_patch(path),))
         return CffiRunner(CVariant(f"control:{name}", system_cc(), DETERMINISM_FLAGS + ("-O2",), tree))
+    clauses = clause_map().check_ids(data["clauses"], str(path), "clauses") if "clauses" in data else ()
     return Control(name, str(data.get("why", "")), make, site=str(data.get("site", "")), kind=str(data.get("kind", "")),
-                   equivalent=str(data.get("equivalent", "")), no_scene=str(data.get("scenes", "")))
+                   equivalent=str(data.get("equivalent", "")), no_scene=str(data.get("scenes", "")), clauses=clauses)
 
 
 def misreadings(folder: Path = MISREADINGS) -> tuple[Control, ...]:
@@ -113,17 +117,19 @@ def misreadings(folder: Path = MISREADINGS) -> tuple[Control, ...]:
 
 BUILD_CONTROLS: tuple[Control, ...] = (
     Control("fma-arm64", "FMA contraction on arm64 (-ffp-contract=fast: a*b + c fused into fmadd)", _fma_arm64,
-            needs=("zig", "unicorn")),
-    Control("fast-math-x64", "-ffast-math on x86-64", _fast_math_x64),
-    Control("x87-i386", "x87 extended precision on i386 (-mcpu=i686, no SSE)", _x87_i386, needs=("zig", "unicorn")),
+            needs=("zig", "unicorn"), clauses=("arith.binary64",)),
+    Control("fast-math-x64", "-ffast-math on x86-64", _fast_math_x64, clauses=("arith.binary64",)),
+    Control("x87-i386", "x87 extended precision on i386 (-mcpu=i686, no SSE)", _x87_i386, needs=("zig", "unicorn"),
+            clauses=("arith.binary64",)),
     _careless("single-precision", "single-precision state (positions and velocities as float)",
-              careless.Float32StateSimulator, "float32 state"),
+              careless.Float32StateSimulator, "float32 state", ("arith.state", "arith.binary64")),
     _careless("agents-before-obstacles", "agent constraints listed before the obstacle constraints",
-              careless.AgentsFirstSimulator, "agents first"),
+              careless.AgentsFirstSimulator, "agents first", ("neighbors.obstacles", "fallback.hard-prefix")),
     _careless("neighbors-by-index", "agent neighbors listed by index instead of by distance",
-              careless.NeighborsByIndexSimulator, "neighbors by index"),
+              careless.NeighborsByIndexSimulator, "neighbors by index", ("neighbors.agents",)),
     _careless("textbook-ttc", "the simplified time-to-collision projection of orca-textbook.txt",
-              careless.TextbookSimulator, "textbook TTC projection"),
+              careless.TextbookSimulator, "textbook TTC projection",
+              ("agents.case-form", "agents.responsibility", "lp.goal")),
 )
 
 CONTROLS: tuple[Control, ...] = BUILD_CONTROLS + misreadings()

@@ -17,6 +17,7 @@ import ast
 import importlib
 import math
 import operator
+import struct
 import sys
 import types
 from collections import Counter
@@ -170,7 +171,7 @@ def _category(a, b) -> str | None:
     return "below" if a < b else "above"
 
 
-def load_shadow(tally: Tally) -> types.ModuleType:
+def load_shadow(tally: "Tally | Trace") -> types.ModuleType:
     """The instrumented package: solver and driver rewritten, a fresh ``vectors`` bound to them,
     every other module of the suite shared with the real package.  Returns the shadow ``vectors``."""
     for name in list(sys.modules):
@@ -201,3 +202,109 @@ def load_shadow(tally: Tally) -> types.ModuleType:
     source = source_path("data.vectors")
     exec(compile(source.read_text(encoding="utf-8"), str(source), "exec"), vectors.__dict__)
     return vectors
+
+
+# ----------------------------------------------------------------------------- tracing one call
+
+def _ordered(x: float) -> int:
+    """The double's place on a line of integers where neighbouring doubles are one apart
+    (-0.0 and +0.0 both at 0)."""
+    n = int.from_bytes(struct.pack("<d", x), "little", signed=True)
+    return n if n >= 0 else -(n & 0x7FFFFFFFFFFFFFFF)
+
+
+def distance(a, b) -> int | None:
+    """How far the two sides of a comparison are from its boundary: ulps between two doubles,
+    the difference of two integers; None for what is neither (booleans, NaN, infinities)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return None
+    if type(a) is int and type(b) is int:
+        return abs(a - b)
+    try:
+        a, b = float(a), float(b)
+    except (TypeError, ValueError):
+        return None
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return None
+    return abs(_ordered(a) - _ordered(b))
+
+
+@dataclass
+class Trace:
+    """What one evaluation through the shadow decided: per site, the closest its two sides came
+    (``distance``; 0 for a sort that met equal keys) and its last outcome, in first-seen order."""
+
+    closest: dict[str, int] = field(default_factory=dict)
+    outcome: dict[str, bool] = field(default_factory=dict)
+    integer: set[str] = field(default_factory=set)
+    """Sites that compared integers (an index, a count)."""
+
+    flip: tuple[str, str] | None = None
+    """(site, "near" | "always"): answer that site the other way, only near its boundary (a
+    strictness or rounding-band reading) or every time (an inverted test)."""
+
+    def probe(self, site: str, op: str, a, b) -> bool:
+        fn = _OP_BY_TEXT[op]
+        result = fn(a, b)
+        gap = distance(a, b)
+        tolerance = _tolerance_side(site)
+        if tolerance is not None and gap is not None:
+            # a test against a tolerance is in the tolerance's band when the tolerance decided it
+            without = fn(0.0 * a if tolerance == 0 else a, 0.0 * b if tolerance == 1 else b)
+            gap = 0 if without != result else gap
+        integer = type(a) is int and type(b) is int
+        if integer:
+            self.integer.add(site)
+        if gap is not None and gap < self.closest.get(site, gap + 1):
+            self.closest[site] = gap
+        self.outcome[site] = result
+        if self.flip is not None and self.flip[0] == site:
+            near = gap is not None and (gap == 0 if integer else gap <= FLIP_BAND)
+            if self.flip[1] == "always" or near:
+                return not result
+        return result
+
+    def ties(self, site: str, items):
+        keys = [item[0] if isinstance(item, tuple) else item for item in items]
+        if len(set(keys)) < len(keys):
+            self.closest[site] = 0
+        return items
+
+    def reset(self) -> None:
+        self.flip = None
+        self.closest.clear()
+        self.outcome.clear()
+        self.integer.clear()
+
+
+FLIP_BAND = 8
+"""ulps within which a "near" flip answers a comparison the other way."""
+
+TOLERANCE_NAMES = ("tol", "EPSILON", "PARALLEL_NORMALS")
+"""Names that mark a side of a comparison as a tolerance (1e-9 * ..., 1e-12, 1e-24, 1e-6)."""
+
+
+def _tolerance_side(site: str) -> int | None:
+    """0 or 1 for the side of a comparison site that is a tolerance, None when neither is."""
+    text = site.split(": ", 1)[1].split(" #", 1)[0]
+    for op in (" <= ", " >= ", " < ", " > ", " == ", " != "):
+        if op in text:
+            left, right = text.split(op, 1)
+            for side, part in enumerate((left, right)):
+                if any(name in part for name in TOLERANCE_NAMES):
+                    return side
+    return None
+
+
+_TRACED: tuple[types.ModuleType, Trace] | None = None
+
+
+def traced() -> tuple[types.ModuleType, Trace]:
+    """A shadow of its own for tracing single calls (loaded once per process): its ``vectors``
+    module and the Trace its probes write to.  ``sys.modules[SHADOW + ...]`` may be replaced by
+    a later census run; the modules returned here keep their own bindings."""
+    global _TRACED
+    if _TRACED is None:
+        trace = Trace()
+        _TRACED = (load_shadow(trace), trace)
+    return _TRACED

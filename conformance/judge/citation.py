@@ -1,0 +1,383 @@
+"""Citations: the clause of the text that a red cell's cause breaks.
+
+Contract: each ``cite_*`` returns a ``Citation`` (contract/clauses.py): the clause id it names
+first, others that may apply, and ``found`` (False when the suite could only name the clauses
+of the nearest primitive).  The evidence, in the order it is trusted:
+
+1. a reading that reproduces the port's result (a misreading of READINGS for the constraint
+   list, an alternative driver rule for the preferred velocity) names its own clause;
+2. the port's own primitives, asked with the inputs of the divergent step, localise the
+   difference to the neighbour search, the program's start, the closest program or the
+   fallback;
+3. the reference's evaluation of that one primitive is traced through the shadow
+   (data/shadow.py): a decision whose two sides came within ``BAND`` ulps of its boundary is
+   where a plausible misreading changes the branch, and its site's clause (data/site_clauses.py)
+   is cited;
+4. otherwise the branch the reference took, and the field that differs, name the rule that
+   computed the differing value (the cutoff, a leg, the overlap capsule, the projection).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Callable
+
+from ..contract.clauses import Citation
+from ..contract.float_bits import bits
+from ..data import vectors
+from ..data.shadow import SHADOW, traced
+from ..data.site_clauses import SITE_CLAUSES
+from ..runners.base import Runner, RunnerError, StateDump
+from ..contract.scenario import Scene
+
+BAND = 8
+"""A decision whose sides came at most this many ulps (or integer units) apart is near enough to
+its boundary for a strictness, grouping or root-versus-square reading to flip it."""
+
+KIND_CLAUSES: dict[str, str] = {
+    "hash-encoding": "hash.bytes", "load": "scene.numbers", "position-update": "step.phases",
+    "composition": "step.phases", "driver": "driver.cruise", "constraints": "step.start-state",
+    "velocity": "lp.goal", "solver": "step.start-state",
+}
+"""What each cause kind cites when nothing finer is known."""
+
+
+_MODULES: dict[str, object] = {}
+
+
+def _modules() -> dict[str, object]:
+    """The traced shadow's modules by name (loaded once; a later census run may replace
+    sys.modules' entries, the ones kept here stay bound to the trace)."""
+    if not _MODULES:
+        traced()
+        for name in ("solver.constraint", "solver.neighbors", "solver.linear_program", "solver.fallback"):
+            _MODULES[name] = sys.modules[f"{SHADOW}.{name}"]
+    return _MODULES
+
+
+HARMLESS_TIES = frozenset({
+    "solver.obstacle.support_distance: vb < va",
+    "solver.obstacle.support_distance: vb < va #2",
+    "solver.linear_program.line_interval: t > lower",
+    "solver.linear_program.line_interval: t < upper",
+    "solver.linear_program.solve_closest: t < lower",
+    "solver.linear_program.solve_closest: t > upper",
+    "solver.linear_program.solve_direction: t < lower",
+    "solver.linear_program.solve_direction: t > upper",
+})
+"""Selections whose two branches give the same value when the sides are equal (a min, a bound
+update, a clamp): being on their boundary cannot change a bit, so they are never cited."""
+
+
+def _equality(site: str) -> bool:
+    return " == " in site or " != " in site
+
+
+def near_sites(call: Callable[[], object], within: tuple[str, ...] = (),
+               without: frozenset[str] = frozenset()) -> tuple[list[tuple[str, int]], dict]:
+    """Run ``call`` on the traced shadow; the decisions it took near their boundary, in the
+    order it first took them (an earlier flip changes everything after it), leaving out exact
+    (in)equality tests, which sit on their boundary by construction (a point obstacle's
+    a == b; ``flip_reproduces`` still tries them); restricted to site ids starting with one of ``within`` and not in ``without``;
+    and every site's last outcome.  Near: doubles within BAND ulps, integers equal, a sort
+    that met equal keys, a tolerance test that the tolerance decided."""
+    _, trace = traced()
+    trace.reset()
+    try:
+        call()
+    except (ArithmeticError, ValueError, IndexError):
+        pass
+    order = list(trace.closest)
+    found = [(site, gap) for site, gap in trace.closest.items()
+             if site not in HARMLESS_TIES and site not in without and not _equality(site)
+             and (not within or site.startswith(within)) and (gap == 0 if site in trace.integer else gap <= BAND)]
+    found.sort(key=lambda item: order.index(item[0]))
+    return found, dict(trace.outcome)
+
+
+def flip_reproduces(call: Callable[[], object], reproduces: Callable[[object], bool],
+                    without: frozenset[str] = frozenset()) -> str | None:
+    """The first decision of ``call`` (in the order it was taken) that, answered the other way
+    near its boundary or else every time, makes the reference's result the port's: every site's
+    alternative reading as a candidate.  None when none does."""
+    _, trace = traced()
+    trace.reset()
+    try:
+        call()
+    except (ArithmeticError, ValueError, IndexError):
+        return None
+    sites = [site for site in trace.outcome if site not in HARMLESS_TIES and site not in without]
+    for mode in ("near", "always"):
+        for site in sites:
+            trace.reset()
+            trace.flip = (site, mode)
+            try:
+                result = call()
+            except (ArithmeticError, ValueError, IndexError):
+                continue
+            finally:
+                trace.flip = None
+            if reproduces(result):
+                return site
+    return None
+
+
+def _same_bits(a, b) -> bool:
+    """Two results (numbers, or nested tuples and lists of them) with the same bits."""
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+        return len(a) == len(b) and all(_same_bits(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) or isinstance(b, float):
+        try:
+            return bits(float(a)) == bits(float(b))
+        except (TypeError, ValueError):
+            return False
+    return a == b
+
+
+def _from_flip(site: str | None) -> Citation | None:
+    if site is None:
+        return None
+    clauses = SITE_CLAUSES[site]
+    return Citation(clauses[0], list(clauses[1:]))
+
+
+def _from_sites(found: list[tuple[str, int]], others: list[str]) -> Citation | None:
+    if not found:
+        return None
+    primary = SITE_CLAUSES[found[0][0]][0]
+    rest = [SITE_CLAUSES[s][0] for s, _ in found[1:3]] + others
+    return Citation(primary, [c for c in dict.fromkeys(rest) if c != primary])
+
+
+# ----------------------------------------------------------------------------- the constraint list
+
+READING_CLAUSES: dict[str, str] = {
+    "swapping the two time horizons": "agents.inputs",
+    "time_horizon_obst against agents": "agents.inputs",
+    "time_horizon against segments": "segments.inputs",
+    "time_horizon in the obstacle reach": "neighbors.obstacles",
+    "the obstacle reach without the radius": "neighbors.obstacles",
+    "the agent's own radius": "agents.inputs",
+    "agent constraints listed before": "fallback.hard-prefix",
+    "agent neighbors listed by index": "neighbors.agents",
+}
+"""The clause each reading of step_comparison.READINGS breaks, by the reading's opening words."""
+
+
+def reading_clause(reading: str) -> str:
+    return next(c for start, c in READING_CLAUSES.items() if reading.startswith(start))
+
+
+def cite_constraint(scene: Scene, state: StateDump, difference, reference_lines: tuple, port_lines: tuple,
+                    reference_hard: int, runner: Runner | None = None) -> Citation:
+    """The clause behind a differing constraint list (``difference`` a ConstraintDifference)."""
+    if difference.reading:
+        return Citation(reading_clause(difference.reading))
+    obstacle_part = difference.index is not None and difference.index < reference_hard
+    selection = "neighbors.obstacles" if obstacle_part else "neighbors.agents"
+    if difference.neighbors:
+        return Citation("neighbors.obstacles" if "obstacle_neighbors" in difference.neighbors else "neighbors.agents")
+    want = sorted(tuple(bits(v) for v in line) for line in reference_lines)
+    have = sorted(tuple(bits(v) for v in line) for line in port_lines)
+    if difference.field in ("missing", "extra") or want == have:
+        return _cite_selection(scene, state, difference.agent, obstacle_part) or Citation(selection)
+    return _cite_plane(scene, state, difference, port_lines[difference.index], runner)
+
+
+def _cite_selection(scene: Scene, state: StateDump, agent: int, obstacles: bool) -> Citation | None:
+    """A neighbour list that differs: the range test or the tie order nearest its boundary."""
+    from .step_comparison import _reach, _simulator
+    sim = _simulator(scene, state)
+    prm = sim.params[agent]
+    nb = _modules()["solver.neighbors"]
+    if obstacles:
+        found, _ = near_sites(lambda: nb.obstacle_neighbors(sim.px[agent], sim.py[agent], _reach(prm),
+                                                            list(sim.segments)))
+        return _from_sites(found, ["neighbors.obstacles"])
+    found, _ = near_sites(lambda: nb.agent_neighbors_brute_force(agent, list(sim.px), list(sim.py),
+                                                                 prm.neighbor_distance, prm.max_neighbors))
+    return _from_sites(found, ["neighbors.agents"])
+
+
+def _cite_plane(scene: Scene, state: StateDump, difference, port_plane: tuple, runner: Runner | None) -> Citation:
+    """One constraint's plane differs: trace the reference's construction of it."""
+    from .step_comparison import _simulator
+    sim = _simulator(scene, state)
+    i, prm = difference.agent, sim.params[difference.agent]
+    x, y = sim.px[i], sim.py[i]
+    build = _modules()["solver.constraint"]
+    normal = difference.field.startswith("N")
+    if difference.neighbor.startswith("agent neighbor "):
+        j = int(difference.neighbor.rsplit(" ", 1)[1])
+        args = (sim.px[j] - x, sim.py[j] - y, prm.radius + sim.params[j].radius, prm.time_horizon, scene.dt,
+                sim.vx[i], sim.vy[i], sim.vx[j], sim.vy[j])
+        flipped = _from_flip(flip_reproduces(lambda: build.agent_constraint(*args),
+                                             lambda plane: _same_bits(plane, port_plane)))
+        if flipped is not None:
+            return flipped
+        found, outcome = near_sites(lambda: build.agent_constraint(*args))
+        overlap = outcome.get("solver.constraint.agent_constraint: ax * ax + ay * ay <= r * r", False)
+        if overlap:
+            branch = _support_branch(outcome, normal)
+        elif outcome.get("solver.obstacle.agent_case_form: dot1 * dot1 > r * r * ww") and \
+                outcome.get("solver.obstacle.agent_case_form: dot1 < 0.0"):
+            branch = "agents.cutoff"
+        else:
+            branch = "agents.leg-side" if normal else "agents.leg-u"
+        return _from_sites(found, [branch]) or Citation(branch, ["agents.responsibility"])
+    if difference.neighbor.startswith("obstacle: segment "):
+        ax, ay, bx, by = sim.segments[int(difference.neighbor.rsplit(" ", 1)[1])]
+        args = (ax - x, ay - y, bx - x, by - y, prm.radius, prm.time_horizon_obst, scene.dt)
+        _, outcome = near_sites(lambda: build.segment_constraint(*args))
+        overlap = outcome.get(SEGMENT_OVERLAP, False)
+        support = [*args[:5], scene.dt if overlap else prm.time_horizon_obst, 0.0, 0.0, int(overlap)]
+        flipped = _from_flip(flip_reproduces(lambda: build.segment_constraint(*args),
+                                             lambda plane: _same_bits(plane, port_plane),
+                                             _support_form_wrong(runner, support)))
+        if flipped is not None:
+            return flipped
+        found, outcome = near_sites(lambda: build.segment_constraint(*args))
+        branch = _support_branch(outcome, normal)
+        return _from_sites(found, [branch]) or Citation(branch, ["segments.responsibility"])
+    return Citation("step.start-state", found=False)
+
+
+SEGMENT_OVERLAP = "solver.constraint.segment_constraint: segment_distance_squared(ax, ay, bx, by) <= r * r"
+
+
+def _support_form_wrong(runner: Runner | None, args: list) -> frozenset[str]:
+    """The overlap test left out of the candidates when the port's own support_distance already
+    differs for the branch the reference took: then the support form is wrong, not the choice."""
+    if runner is None:
+        return frozenset()
+    from ..solver.obstacle import support_distance
+    got = _ask(runner, "support_distance", args)
+    if got is not None and not _same(got, support_distance(*args[:8], bool(args[8]))):
+        return frozenset({SEGMENT_OVERLAP, "solver.constraint.agent_constraint: ax * ax + ay * ay <= r * r"})
+    return frozenset()
+
+
+def _support_branch(outcome: dict, normal: bool) -> str:
+    """The rule of the support form that computed a differing plane: the no-candidate direction
+    when the reference fell back to it, else the candidates (normal) or u (point)."""
+    if "solver.obstacle.support_distance: ls == 0.0" in outcome:
+        return "support.fallback-direction"
+    return "support.candidates" if normal else "support.u"
+
+
+def cite_segment_distance(runner: Runner, scene: Scene, state: StateDump, difference) -> Citation | None:
+    """A differing segment constraint whose segment distance the port's own primitive already
+    gets wrong: the distance (overlap test, reach and order all use it)."""
+    if not difference.neighbor.startswith("obstacle: segment "):
+        return None
+    from .step_comparison import _simulator
+    sim = _simulator(scene, state)
+    x, y = sim.px[difference.agent], sim.py[difference.agent]
+    ax, ay, bx, by = sim.segments[int(difference.neighbor.rsplit(" ", 1)[1])]
+    args = [ax - x, ay - y, bx - x, by - y]
+    from ..solver.obstacle import segment_distance_squared
+    got = _ask(runner, "segment_distance_squared", args)
+    if got is not None and not _same(got, (segment_distance_squared(*args),)):
+        return Citation("overlap.test", ["note.segment-distance", "neighbors.obstacles"])
+    return None
+
+
+# ----------------------------------------------------------------------------- the programs
+
+def _ask(runner: Runner, family: str, args: list) -> tuple | None:
+    fam = vectors.FAMILY_BY_NAME[family]
+    try:
+        answer = runner.vectors(family, [[vectors.encode_value(c, v) for c, v in zip(fam.args, args)]])
+        return tuple(vectors.decode_value(c, v) for c, v in zip(fam.result, answer[0]))
+    except (RunnerError, LookupError, TypeError, ValueError):
+        return None
+
+
+def _same(a: tuple | None, b: tuple) -> bool:
+    return a is not None and [bits(float(v)) for v in a] == [bits(float(v)) for v in b]
+
+
+_START = frozenset({"solver.linear_program.solve_closest: plen <= radius"})
+
+
+def cite_velocity(runner: Runner, lines: tuple, hard: int, max_speed: float, pref: tuple[float, float],
+                  got: tuple[float, float]) -> Citation:
+    """Same constraint list, another velocity (``got``): which program, and the rule within it."""
+    lp = _modules()["solver.linear_program"]
+    fb = _modules()["solver.fallback"]
+    rows = [list(line) for line in lines]
+    start = _ask(runner, "solve_closest", [[], max_speed, pref[0], pref[1]])
+    if start is not None and not _same(start, lp.solve_closest([], max_speed, pref[0], pref[1])):
+        return Citation("lp.start", ["note.lp-start"])
+
+    def velocity() -> tuple[float, float]:
+        vx, vy, failed = lp.solve_closest(rows, max_speed, pref[0], pref[1])
+        return (vx, vy) if failed < 0 else fb.relax(rows, hard, max_speed, failed)
+    flipped = _from_flip(flip_reproduces(velocity, lambda v: _same_bits(v, got),
+                                         frozenset() if start is None else _START))
+    if flipped is not None:
+        return flipped
+    closest = lp.solve_closest(rows, max_speed, pref[0], pref[1])
+    port_closest = _ask(runner, "solve_closest", [rows, max_speed, pref[0], pref[1]])
+    in_closest = port_closest is not None and not _same(port_closest, closest)
+    if closest[2] < 0 or in_closest:
+        found, _ = near_sites(lambda: lp.solve_closest(rows, max_speed, pref[0], pref[1]),
+                              ("solver.linear_program.solve_closest", "solver.linear_program.line_interval"),
+                              frozenset() if start is None else _START)
+        return _from_sites(found, ["lp.project"]) or Citation("lp.project", ["lp.interval"])
+    soft = lines[hard] if hard < len(lines) else lines[0]
+    direction = _ask(runner, "solve_direction", [[], max_speed, soft[2], soft[3]])
+    if direction is not None and not _same(direction, lp.solve_direction([], max_speed, soft[2], soft[3])):
+        return Citation("lp.direction", ["note.direction-program"])
+    found, _ = near_sites(lambda: fb.relax(rows, hard, max_speed, closest[2]), ("solver.fallback",))
+    return _from_sites(found, ["fallback.subprogram"]) or Citation("fallback.bisector", ["fallback.subprogram"])
+
+
+# ----------------------------------------------------------------------------- the vectors row
+
+def cite_vector_cases(family: str, cases: list[dict], results: list, bad: list[int], most: int = 24) -> Citation:
+    """The clause the failing cases of a family share: each of the first ``most`` bad cases is
+    traced through the reference, and the clause of the decision whose other reading gives the
+    port's result (else of its first near decision) counts one vote; the family's main clause
+    when no case has one."""
+    from ..data.family_clauses import FAMILY_CLAUSES
+    shadow_vectors, _ = traced()
+    fam = shadow_vectors.FAMILY_BY_NAME[family]
+    votes: dict[str, int] = {}
+    for index in bad[:most]:
+        args = [shadow_vectors.decode_value(c, v) for c, v in zip(fam.args, cases[index]["args"])]
+        try:
+            got = [shadow_vectors.decode_value(c, v) for c, v in zip(fam.result, results[index])]
+        except (IndexError, TypeError, ValueError):
+            got = None
+        site = None if got is None else flip_reproduces(lambda: fam.reference(*args),
+                                                         lambda r: _same_bits(list(r), got))
+        if site is None:
+            found, _ = near_sites(lambda: fam.reference(*args))
+            site = found[0][0] if found else None
+        if site is not None:
+            clause = SITE_CLAUSES[site][0]
+            votes[clause] = votes.get(clause, 0) + 1
+    main = FAMILY_CLAUSES[family]
+    if not votes:
+        return Citation(main[0], list(main[1:3]))
+    ranked = sorted(votes, key=lambda c: -votes[c])
+    return Citation(ranked[0], [c for c in ranked[1:3]])
+
+
+def precision_finding(values: list[float], reference: list[float]) -> str:
+    """"float32" when at least three values the port reported differ from the reference's and
+    every one of them is a float32 value (its low 29 mantissa bits zero) within float32 rounding
+    of the reference's, which is not one; "" otherwise."""
+    import struct
+
+    def narrow(v: float) -> bool:
+        try:
+            return struct.unpack("<f", struct.pack("<f", v))[0] == v
+        except OverflowError:
+            return False
+    differing = [(v, r) for v, r in zip(values, reference) if bits(v) != bits(r) and v == v and abs(v) != float("inf")]
+    if len(differing) >= 3 and all(narrow(v) and not narrow(r) and abs(v - r) <= abs(r) * 2.0 ** -23
+                                   for v, r in differing):
+        return "float32"
+    return ""

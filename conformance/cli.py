@@ -112,7 +112,9 @@ def positive_int(text: str) -> int:
 def _write_reports(result, suite: Suite, folder: str) -> None:
     """The matrix reports (JSON, JUnit XML, Markdown, HTML) of ``result`` into ``folder``."""
     from .reports.report import write_reports
-    for path in write_reports(result, suite, Path(folder)):
+    from .selftest.clause_report import write_clause_page
+    paths = write_reports(result, suite, Path(folder))
+    for path in paths + [write_clause_page(Path(folder), suite, paths[0])]:
         _print(f"report: {path}")
 
 
@@ -148,8 +150,7 @@ def cmd_text(args: argparse.Namespace) -> int:
     from .selftest.clause_report import clauses_report, spec_report
     if args.command == "spec":  # needs no suite unless a clause changed
         return _exit(spec_report(Path(args.file), lambda: Suite.locate(args.suite).select(None, True), _print))
-    return _exit(clauses_report((s := Suite.locate(args.suite)).select(None, True), s.root, args.write, args.list,
-                                _print))
+    return _exit(clauses_report(Suite.locate(args.suite), args.write, args.list, _print))
 
 
 def cmd_build(args: argparse.Namespace) -> int:

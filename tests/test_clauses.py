@@ -18,6 +18,8 @@ from conformance.errors import InputError
 from conformance.selftest.census import find_sites
 from conformance.selftest.clause_coverage import (ARGUED, DEFENDED, INFORMATIVE, coverage, dependents, docs_path,
                                                   to_markdown, unnamed_pieces)
+from conformance.data.suite import Suite
+from conformance.selftest.clause_report import write_clause_page
 from conformance.selftest.controls import CONTROLS
 from conftest import ROOT
 
@@ -125,3 +127,21 @@ def test_the_clauses_command_exits_0_with_every_clause_defended_or_argued(capsys
     assert "agents.cutoff" in out and "DEFENDED" in out and "OPEN" not in out
     assert main(["clauses", "--list"]) == 0
     assert "driver.arrive" in capsys.readouterr().out
+
+
+def test_a_hash_that_does_not_match_the_text_is_named_by_spec() -> None:
+    data = json.loads(json.dumps(MAP))
+    data["clauses"][3]["sha256"] = "0" * 64
+    checks = {c.clause.id: c.status for c in verify_lines(_spec_lines(), parse_map(data, "clauses.json"))}
+    assert [cid for cid, status in checks.items() if status == CHANGED] == [MAP["clauses"][3]["id"]]
+
+
+def test_the_report_gains_a_clause_page_that_red_cells_link_to(tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    report.write_text(json.dumps({"cells": [{"row": "orca/boundary-cutoff", "runner": "control:cutoff-grouping",
+                                             "clauses": ["agents.cutoff", "note.case-form"]}]}), encoding="utf-8")
+    page = write_clause_page(tmp_path, Suite.locate(str(ROOT)), report).read_text(encoding="utf-8")
+    row = page[page.index('<tr id="agents.cutoff">'):]
+    row = row[:row.index("</tr>")]
+    assert "DEFENDED" in row and "cutoff-grouping" in row and "orca/boundary-cutoff on control:cutoff-grouping" in row
+    assert page.count("<tr id=") == len(clause_map().clauses)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from conformance.contract.clauses import clause_map
+
 from conformance.runners.build import cache_root
 
 from conftest import ROOT
@@ -129,7 +131,8 @@ DIAGNOSIS = ("DIVERGED: step 3; agent 0, velocity.x, 0x3FF0000000000000 vs 0x3FF
              "the reference's 1 constraint (0 from obstacles) and new velocity, but its step gives agent 0 another "
              "velocity: the step does not compose them as the text does (agents updated in place, one after the "
              "other, instead of every new velocity from the start-of-step state; or another time step, preferred "
-             "velocity or parameter fed to the step)")
+             "velocity or parameter fed to the step); breaks " + clause_map().cite("step.phases")
+             + "; see also step.start-state")
 """broken's primitives are the reference's (agent_step included), so its step is what is wrong."""
 
 

@@ -4,7 +4,9 @@ Contract: ``bits(x)`` is the IEEE 754 bit pattern of a double as an unsigned 64-
 ``from_bits(u)`` its inverse (``u`` taken modulo 2^64); ``hexd(x)`` / ``unhexd(text)`` the same
 pattern as 16 lower-case hex digits, the form of the vectors and of the port protocol;
 ``ulp_distance(a, b)`` the number of representable doubles between ``a`` and ``b`` (0 for equal
-values, 1 between +0.0 and the smallest subnormal, None when either is a NaN).
+values, 1 between +0.0 and the smallest subnormal, None when either is a NaN);
+``to_float32(x)`` the double rounded to the nearest float32 and back (OverflowError beyond its
+range), which tells whether a value is one a float32 can hold.
 """
 
 from __future__ import annotations
@@ -39,3 +41,7 @@ def ulp_distance(a: float, b: float) -> int | None:
         return -(u & 0x7FFFFFFFFFFFFFFF) if u >> 63 else u
 
     return abs(ordered(a) - ordered(b))
+
+
+def to_float32(value: float) -> float:
+    return struct.unpack("<f", struct.pack("<f", value))[0]

@@ -17,13 +17,14 @@ import ast
 import importlib
 import math
 import operator
-import struct
 import sys
 import types
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
+
+from ..contract.float_bits import ulp_distance
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 SHADOW = "orca_census_shadow"
@@ -206,13 +207,6 @@ def load_shadow(tally: "Tally | Trace") -> types.ModuleType:
 
 # ----------------------------------------------------------------------------- tracing one call
 
-def _ordered(x: float) -> int:
-    """The double's place on a line of integers where neighbouring doubles are one apart
-    (-0.0 and +0.0 both at 0)."""
-    n = int.from_bytes(struct.pack("<d", x), "little", signed=True)
-    return n if n >= 0 else -(n & 0x7FFFFFFFFFFFFFFF)
-
-
 def distance(a, b) -> int | None:
     """How far the two sides of a comparison are from its boundary: ulps between two doubles,
     the difference of two integers; None for what is neither (booleans, NaN, infinities)."""
@@ -226,7 +220,7 @@ def distance(a, b) -> int | None:
         return None
     if not (math.isfinite(a) and math.isfinite(b)):
         return None
-    return abs(_ordered(a) - _ordered(b))
+    return ulp_distance(a, b)
 
 
 @dataclass
@@ -239,9 +233,12 @@ class Trace:
     integer: set[str] = field(default_factory=set)
     """Sites that compared integers (an index, a count)."""
 
-    flip: tuple[str, str] | None = None
-    """(site, "near" | "always"): answer that site the other way, only near its boundary (a
-    strictness or rounding-band reading) or every time (an inverted test)."""
+    flip: tuple[str, str | int] | None = None
+    """(site, "near" | "always" | n): answer that site the other way only near its boundary (a
+    strictness or rounding-band reading), every time (an inverted test), or at its n-th
+    evaluation only (a loop that stops one pass early or runs one pass more)."""
+    seen: dict[str, int] = field(default_factory=dict)
+    """How many times each site was evaluated."""
 
     def probe(self, site: str, op: str, a, b) -> bool:
         fn = _OP_BY_TEXT[op]
@@ -258,9 +255,11 @@ class Trace:
         if gap is not None and gap < self.closest.get(site, gap + 1):
             self.closest[site] = gap
         self.outcome[site] = result
+        self.seen[site] = self.seen.get(site, 0) + 1
         if self.flip is not None and self.flip[0] == site:
-            near = gap is not None and (gap == 0 if integer else gap <= FLIP_BAND)
-            if self.flip[1] == "always" or near:
+            mode = self.flip[1]
+            near = gap is not None and (gap == 0 if integer else gap <= NEAR_BAND)
+            if mode == "always" or (mode == "near" and near) or mode == self.seen[site]:
                 return not result
         return result
 
@@ -272,13 +271,15 @@ class Trace:
 
     def reset(self) -> None:
         self.flip = None
+        self.seen.clear()
         self.closest.clear()
         self.outcome.clear()
         self.integer.clear()
 
 
-FLIP_BAND = 8
-"""ulps within which a "near" flip answers a comparison the other way."""
+NEAR_BAND = 8
+"""A comparison whose two doubles are at most this many ulps apart (integers: equal) is near its
+boundary: a strictness, grouping or root-versus-square reading can flip it there."""
 
 TOLERANCE_NAMES = ("tol", "EPSILON", "PARALLEL_NORMALS")
 """Names that mark a side of a comparison as a tolerance (1e-9 * ..., 1e-12, 1e-24, 1e-6)."""

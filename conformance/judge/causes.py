@@ -21,11 +21,11 @@ from ..runners.base import Runner, RunnerError, StateDump
 from ..contract.scenario import Scene
 from ..contract.clauses import Citation
 from ..data.family_clauses import FAMILY_CLAUSES
-from .citation import cite_constraint, cite_segment_distance, cite_velocity
+from .citation import cite_constraint, cite_velocity
 from .hash_encoding import canonical_hash, wrong_encodings
 from .state_difference import POSITION_FIELDS, first_state_difference
-from .step_comparison import (PLANE_FIELDS, ConstraintDifference, StepResult, agent_step_args, ask_neighbors, ask_primitive,
-                              compare_steps, runner_agent_step, sequential_reproduces, step_result)
+from .step_comparison import (PLANE_FIELDS, ConstraintDifference, StepResult, agent_step_args, ask_neighbors,
+                              ask_primitive, compare_steps, runner_agent_step, sequential_reproduces, step_result)
 
 if TYPE_CHECKING:  # diagnosis.py imports this module to fill its Diagnosis
     from .diagnosis import Diagnosis
@@ -134,9 +134,8 @@ def solver_cause(result: Diagnosis, scene: Scene, runner: Runner, agent: int, ex
         result.cause = (f"solver bug in the constraint list of agent {agent}: {where}, the port's agent_step gives "
                         f"{_constraints(port)}, the reference {_constraints(reference)}; "
                         f"{difference.describe()}{reading}")
-        result.citation = (None if difference.reading else cite_segment_distance(runner, scene, expected_prev,
-                                                                                  difference)) \
-            or cite_constraint(scene, expected_prev, difference, reference.lines, port.lines, reference.hard, runner)
+        result.citation = cite_constraint(scene, expected_prev, difference, reference.lines, port.lines,
+                                          reference.hard, runner)
     elif difference is not None:
         result.kind, result.constraint = VELOCITY, difference
         prm = scene.agents[agent].params

@@ -10,7 +10,7 @@ of the nearest primitive).  The evidence, in the order it is trusted:
    difference to the neighbour search, the program's start, the closest program or the
    fallback;
 3. the reference's evaluation of that one primitive is traced through the shadow
-   (data/shadow.py): a decision whose two sides came within ``BAND`` ulps of its boundary is
+   (data/shadow.py): a decision whose two sides came within ``NEAR_BAND`` ulps of its boundary is
    where a plausible misreading changes the branch, and its site's clause (data/site_clauses.py)
    is cited;
 4. otherwise the branch the reference took, and the field that differs, name the rule that
@@ -24,23 +24,11 @@ from typing import Callable
 
 from ..contract.clauses import Citation
 from ..contract.float_bits import bits
-from ..data import vectors
-from ..data.shadow import SHADOW, traced
+from ..data.shadow import NEAR_BAND, SHADOW, traced
 from ..data.site_clauses import SITE_CLAUSES
-from ..runners.base import Runner, RunnerError, StateDump
+from ..runners.base import Runner, StateDump
+from .step_comparison import _reach, _simulator, ask_family
 from ..contract.scenario import Scene
-
-BAND = 8
-"""A decision whose sides came at most this many ulps (or integer units) apart is near enough to
-its boundary for a strictness, grouping or root-versus-square reading to flip it."""
-
-KIND_CLAUSES: dict[str, str] = {
-    "hash-encoding": "hash.bytes", "load": "scene.numbers", "position-update": "step.phases",
-    "composition": "step.phases", "driver": "driver.cruise", "constraints": "step.start-state",
-    "velocity": "lp.goal", "solver": "step.start-state",
-}
-"""What each cause kind cites when nothing finer is known."""
-
 
 _MODULES: dict[str, object] = {}
 
@@ -69,63 +57,76 @@ HARMLESS_TIES = frozenset({
 update, a clamp): being on their boundary cannot change a bit, so they are never cited."""
 
 
+FLIP_PASSES = 4
+"""How many single evaluations of a repeated decision ``flip_reproduces`` tries one by one."""
+
+
 def _equality(site: str) -> bool:
     return " == " in site or " != " in site
 
 
 def near_sites(call: Callable[[], object], within: tuple[str, ...] = (),
-               without: frozenset[str] = frozenset()) -> tuple[list[tuple[str, int]], dict]:
+               without: frozenset[str] = frozenset()) -> tuple[list[str], dict]:
     """Run ``call`` on the traced shadow; the decisions it took near their boundary, in the
-    order it first took them (an earlier flip changes everything after it), leaving out exact
-    (in)equality tests, which sit on their boundary by construction (a point obstacle's
-    a == b; ``flip_reproduces`` still tries them); restricted to site ids starting with one of ``within`` and not in ``without``;
-    and every site's last outcome.  Near: doubles within BAND ulps, integers equal, a sort
-    that met equal keys, a tolerance test that the tolerance decided."""
+    order it first took them (an earlier flip changes everything after it), restricted to site
+    ids starting with one of ``within`` and not in ``without``, leaving out exact (in)equality
+    tests, which sit on their boundary by construction (a point obstacle's a == b;
+    ``flip_reproduces`` still tries them); and every site's last outcome.  Near: doubles within
+    NEAR_BAND ulps, integers equal, a sort that met equal keys, a tolerance test that the
+    tolerance decided."""
+    trace = _run(call)
+    found = [site for site in _near(trace) if not _equality(site) and site not in without
+             and (not within or site.startswith(within))]
+    return found, dict(trace.outcome)
+
+
+def _run(call: Callable[[], object]):
+    """The trace of one call on the shadow (a call that raises leaves what it decided so far)."""
     _, trace = traced()
     trace.reset()
     try:
         call()
     except (ArithmeticError, ValueError, IndexError):
         pass
-    order = list(trace.closest)
-    found = [(site, gap) for site, gap in trace.closest.items()
-             if site not in HARMLESS_TIES and site not in without and not _equality(site)
-             and (not within or site.startswith(within)) and (gap == 0 if site in trace.integer else gap <= BAND)]
-    found.sort(key=lambda item: order.index(item[0]))
-    return found, dict(trace.outcome)
+    return trace
+
+
+def _near(trace) -> list[str]:
+    """The sites of a trace near their boundary, in first-seen order, without the harmless ties."""
+    return [site for site, gap in trace.closest.items() if site not in HARMLESS_TIES
+            and (gap == 0 if site in trace.integer else gap <= NEAR_BAND)]
 
 
 def flip_reproduces(call: Callable[[], object], reproduces: Callable[[object], bool],
                     without: frozenset[str] = frozenset()) -> str | None:
-    """The first decision of ``call`` (in the order it was taken) that, answered the other way
-    near its boundary or else every time, makes the reference's result the port's: every site's
-    alternative reading as a candidate.  None when none does."""
-    _, trace = traced()
-    trace.reset()
-    try:
-        call()
-    except (ArithmeticError, ValueError, IndexError):
-        return None
-    sites = [site for site in trace.outcome if site not in HARMLESS_TIES and site not in without]
-    for mode in ("near", "always"):
-        for site in sites:
-            trace.reset()
-            trace.flip = (site, mode)
-            try:
-                result = call()
-            except (ArithmeticError, ValueError, IndexError):
-                continue
-            finally:
-                trace.flip = None
-            if reproduces(result):
-                return site
+    """The first decision of ``call`` (in the order it was taken) that, answered the other way,
+    makes the reference's result the port's: every site's alternative reading as a candidate,
+    tried near its boundary first, then every time, then at one of its first FLIP_PASSES
+    evaluations alone (a loop's pass more or less).  None when none does."""
+    trace = _run(call)
+    near = [site for site in _near(trace) if site not in without]
+    every = [site for site in trace.outcome if site not in HARMLESS_TIES and site not in without]
+    counts = dict(trace.seen)
+    candidates = [(site, "near") for site in near] + [(site, "always") for site in every] + [
+        (site, n) for site in every for n in range(1, min(counts[site], FLIP_PASSES) + 1) if counts[site] > 1]
+    for site, mode in candidates:
+        trace.reset()
+        trace.flip = (site, mode)
+        try:
+            result = call()
+        except (ArithmeticError, ValueError, IndexError):
+            continue
+        finally:
+            trace.flip = None
+        if reproduces(result):
+            return site
     return None
 
 
-def _same_bits(a, b) -> bool:
+def same_bits(a, b) -> bool:
     """Two results (numbers, or nested tuples and lists of them) with the same bits."""
     if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
-        return len(a) == len(b) and all(_same_bits(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(same_bits(x, y) for x, y in zip(a, b))
     if isinstance(a, float) or isinstance(b, float):
         try:
             return bits(float(a)) == bits(float(b))
@@ -134,45 +135,33 @@ def _same_bits(a, b) -> bool:
     return a == b
 
 
-def _from_flip(site: str | None) -> Citation | None:
+def from_flip(site: str | None) -> Citation | None:
     if site is None:
         return None
     clauses = SITE_CLAUSES[site]
     return Citation(clauses[0], list(clauses[1:]))
 
 
-def _from_sites(found: list[tuple[str, int]], others: list[str]) -> Citation | None:
+def _from_sites(found: list[str], others: list[str]) -> Citation | None:
     if not found:
         return None
-    primary = SITE_CLAUSES[found[0][0]][0]
-    rest = [SITE_CLAUSES[s][0] for s, _ in found[1:3]] + others
+    primary = SITE_CLAUSES[found[0]][0]
+    rest = [SITE_CLAUSES[s][0] for s in found[1:3]] + others
     return Citation(primary, [c for c in dict.fromkeys(rest) if c != primary])
 
 
 # ----------------------------------------------------------------------------- the constraint list
 
-READING_CLAUSES: dict[str, str] = {
-    "swapping the two time horizons": "agents.inputs",
-    "time_horizon_obst against agents": "agents.inputs",
-    "time_horizon against segments": "segments.inputs",
-    "time_horizon in the obstacle reach": "neighbors.obstacles",
-    "the obstacle reach without the radius": "neighbors.obstacles",
-    "the agent's own radius": "agents.inputs",
-    "agent constraints listed before": "fallback.hard-prefix",
-    "agent neighbors listed by index": "neighbors.agents",
-}
-"""The clause each reading of step_comparison.READINGS breaks, by the reading's opening words."""
-
-
-def reading_clause(reading: str) -> str:
-    return next(c for start, c in READING_CLAUSES.items() if reading.startswith(start))
-
-
 def cite_constraint(scene: Scene, state: StateDump, difference, reference_lines: tuple, port_lines: tuple,
                     reference_hard: int, runner: Runner | None = None) -> Citation:
-    """The clause behind a differing constraint list (``difference`` a ConstraintDifference)."""
+    """The clause behind a differing constraint list (``difference`` a ConstraintDifference);
+    ``runner``, when given, is asked for its own primitives."""
     if difference.reading:
-        return Citation(reading_clause(difference.reading))
+        return Citation(difference.reading_clause)
+    if runner is not None:
+        distance = cite_segment_distance(runner, scene, state, difference)
+        if distance is not None:
+            return distance
     obstacle_part = difference.index is not None and difference.index < reference_hard
     selection = "neighbors.obstacles" if obstacle_part else "neighbors.agents"
     if difference.neighbors:
@@ -186,7 +175,6 @@ def cite_constraint(scene: Scene, state: StateDump, difference, reference_lines:
 
 def _cite_selection(scene: Scene, state: StateDump, agent: int, obstacles: bool) -> Citation | None:
     """A neighbour list that differs: the range test or the tie order nearest its boundary."""
-    from .step_comparison import _reach, _simulator
     sim = _simulator(scene, state)
     prm = sim.params[agent]
     nb = _modules()["solver.neighbors"]
@@ -201,7 +189,6 @@ def _cite_selection(scene: Scene, state: StateDump, agent: int, obstacles: bool)
 
 def _cite_plane(scene: Scene, state: StateDump, difference, port_plane: tuple, runner: Runner | None) -> Citation:
     """One constraint's plane differs: trace the reference's construction of it."""
-    from .step_comparison import _simulator
     sim = _simulator(scene, state)
     i, prm = difference.agent, sim.params[difference.agent]
     x, y = sim.px[i], sim.py[i]
@@ -211,11 +198,11 @@ def _cite_plane(scene: Scene, state: StateDump, difference, port_plane: tuple, r
         j = int(difference.neighbor.rsplit(" ", 1)[1])
         args = (sim.px[j] - x, sim.py[j] - y, prm.radius + sim.params[j].radius, prm.time_horizon, scene.dt,
                 sim.vx[i], sim.vy[i], sim.vx[j], sim.vy[j])
-        flipped = _from_flip(flip_reproduces(lambda: build.agent_constraint(*args),
-                                             lambda plane: _same_bits(plane, port_plane)))
+        found, outcome = near_sites(lambda: build.agent_constraint(*args))
+        flipped = from_flip(flip_reproduces(lambda: build.agent_constraint(*args),
+                                             lambda plane: same_bits(plane, port_plane)))
         if flipped is not None:
             return flipped
-        found, outcome = near_sites(lambda: build.agent_constraint(*args))
         overlap = outcome.get("solver.constraint.agent_constraint: ax * ax + ay * ay <= r * r", False)
         if overlap:
             branch = _support_branch(outcome, normal)
@@ -228,15 +215,14 @@ def _cite_plane(scene: Scene, state: StateDump, difference, port_plane: tuple, r
     if difference.neighbor.startswith("obstacle: segment "):
         ax, ay, bx, by = sim.segments[int(difference.neighbor.rsplit(" ", 1)[1])]
         args = (ax - x, ay - y, bx - x, by - y, prm.radius, prm.time_horizon_obst, scene.dt)
-        _, outcome = near_sites(lambda: build.segment_constraint(*args))
+        found, outcome = near_sites(lambda: build.segment_constraint(*args))
         overlap = outcome.get(SEGMENT_OVERLAP, False)
         support = [*args[:5], scene.dt if overlap else prm.time_horizon_obst, 0.0, 0.0, int(overlap)]
-        flipped = _from_flip(flip_reproduces(lambda: build.segment_constraint(*args),
-                                             lambda plane: _same_bits(plane, port_plane),
+        flipped = from_flip(flip_reproduces(lambda: build.segment_constraint(*args),
+                                             lambda plane: same_bits(plane, port_plane),
                                              _support_form_wrong(runner, support)))
         if flipped is not None:
             return flipped
-        found, outcome = near_sites(lambda: build.segment_constraint(*args))
         branch = _support_branch(outcome, normal)
         return _from_sites(found, [branch]) or Citation(branch, ["segments.responsibility"])
     return Citation("step.start-state", found=False)
@@ -251,8 +237,8 @@ def _support_form_wrong(runner: Runner | None, args: list) -> frozenset[str]:
     if runner is None:
         return frozenset()
     from ..solver.obstacle import support_distance
-    got = _ask(runner, "support_distance", args)
-    if got is not None and not _same(got, support_distance(*args[:8], bool(args[8]))):
+    got = ask_family(runner, "support_distance", args)
+    if got is not None and not same_bits(got, support_distance(*args[:8], bool(args[8]))):
         return frozenset({SEGMENT_OVERLAP, "solver.constraint.agent_constraint: ax * ax + ay * ay <= r * r"})
     return frozenset()
 
@@ -270,32 +256,18 @@ def cite_segment_distance(runner: Runner, scene: Scene, state: StateDump, differ
     gets wrong: the distance (overlap test, reach and order all use it)."""
     if not difference.neighbor.startswith("obstacle: segment "):
         return None
-    from .step_comparison import _simulator
     sim = _simulator(scene, state)
     x, y = sim.px[difference.agent], sim.py[difference.agent]
     ax, ay, bx, by = sim.segments[int(difference.neighbor.rsplit(" ", 1)[1])]
     args = [ax - x, ay - y, bx - x, by - y]
     from ..solver.obstacle import segment_distance_squared
-    got = _ask(runner, "segment_distance_squared", args)
-    if got is not None and not _same(got, (segment_distance_squared(*args),)):
+    got = ask_family(runner, "segment_distance_squared", args)
+    if got is not None and not same_bits(got, (segment_distance_squared(*args),)):
         return Citation("overlap.test", ["note.segment-distance", "neighbors.obstacles"])
     return None
 
 
 # ----------------------------------------------------------------------------- the programs
-
-def _ask(runner: Runner, family: str, args: list) -> tuple | None:
-    fam = vectors.FAMILY_BY_NAME[family]
-    try:
-        answer = runner.vectors(family, [[vectors.encode_value(c, v) for c, v in zip(fam.args, args)]])
-        return tuple(vectors.decode_value(c, v) for c, v in zip(fam.result, answer[0]))
-    except (RunnerError, LookupError, TypeError, ValueError):
-        return None
-
-
-def _same(a: tuple | None, b: tuple) -> bool:
-    return a is not None and [bits(float(v)) for v in a] == [bits(float(v)) for v in b]
-
 
 _START = frozenset({"solver.linear_program.solve_closest: plen <= radius"})
 
@@ -306,28 +278,28 @@ def cite_velocity(runner: Runner, lines: tuple, hard: int, max_speed: float, pre
     lp = _modules()["solver.linear_program"]
     fb = _modules()["solver.fallback"]
     rows = [list(line) for line in lines]
-    start = _ask(runner, "solve_closest", [[], max_speed, pref[0], pref[1]])
-    if start is not None and not _same(start, lp.solve_closest([], max_speed, pref[0], pref[1])):
+    start = ask_family(runner, "solve_closest", [[], max_speed, pref[0], pref[1]])
+    if start is not None and not same_bits(start, lp.solve_closest([], max_speed, pref[0], pref[1])):
         return Citation("lp.start", ["note.lp-start"])
 
     def velocity() -> tuple[float, float]:
         vx, vy, failed = lp.solve_closest(rows, max_speed, pref[0], pref[1])
         return (vx, vy) if failed < 0 else fb.relax(rows, hard, max_speed, failed)
-    flipped = _from_flip(flip_reproduces(velocity, lambda v: _same_bits(v, got),
+    flipped = from_flip(flip_reproduces(velocity, lambda v: same_bits(v, got),
                                          frozenset() if start is None else _START))
     if flipped is not None:
         return flipped
     closest = lp.solve_closest(rows, max_speed, pref[0], pref[1])
-    port_closest = _ask(runner, "solve_closest", [rows, max_speed, pref[0], pref[1]])
-    in_closest = port_closest is not None and not _same(port_closest, closest)
+    port_closest = ask_family(runner, "solve_closest", [rows, max_speed, pref[0], pref[1]])
+    in_closest = port_closest is not None and not same_bits(port_closest, closest)
     if closest[2] < 0 or in_closest:
         found, _ = near_sites(lambda: lp.solve_closest(rows, max_speed, pref[0], pref[1]),
                               ("solver.linear_program.solve_closest", "solver.linear_program.line_interval"),
                               frozenset() if start is None else _START)
         return _from_sites(found, ["lp.project"]) or Citation("lp.project", ["lp.interval"])
     soft = lines[hard] if hard < len(lines) else lines[0]
-    direction = _ask(runner, "solve_direction", [[], max_speed, soft[2], soft[3]])
-    if direction is not None and not _same(direction, lp.solve_direction([], max_speed, soft[2], soft[3])):
+    direction = ask_family(runner, "solve_direction", [[], max_speed, soft[2], soft[3]])
+    if direction is not None and not same_bits(direction, lp.solve_direction([], max_speed, soft[2], soft[3])):
         return Citation("lp.direction", ["note.direction-program"])
     found, _ = near_sites(lambda: fb.relax(rows, hard, max_speed, closest[2]), ("solver.fallback",))
     return _from_sites(found, ["fallback.subprogram"]) or Citation("fallback.bisector", ["fallback.subprogram"])
@@ -351,10 +323,10 @@ def cite_vector_cases(family: str, cases: list[dict], results: list, bad: list[i
         except (IndexError, TypeError, ValueError):
             got = None
         site = None if got is None else flip_reproduces(lambda: fam.reference(*args),
-                                                         lambda r: _same_bits(list(r), got))
+                                                         lambda r: same_bits(list(r), got))
         if site is None:
             found, _ = near_sites(lambda: fam.reference(*args))
-            site = found[0][0] if found else None
+            site = found[0] if found else None
         if site is not None:
             clause = SITE_CLAUSES[site][0]
             votes[clause] = votes.get(clause, 0) + 1
@@ -363,21 +335,3 @@ def cite_vector_cases(family: str, cases: list[dict], results: list, bad: list[i
         return Citation(main[0], list(main[1:3]))
     ranked = sorted(votes, key=lambda c: -votes[c])
     return Citation(ranked[0], [c for c in ranked[1:3]])
-
-
-def precision_finding(values: list[float], reference: list[float]) -> str:
-    """"float32" when at least three values the port reported differ from the reference's and
-    every one of them is a float32 value (its low 29 mantissa bits zero) within float32 rounding
-    of the reference's, which is not one; "" otherwise."""
-    import struct
-
-    def narrow(v: float) -> bool:
-        try:
-            return struct.unpack("<f", struct.pack("<f", v))[0] == v
-        except OverflowError:
-            return False
-    differing = [(v, r) for v, r in zip(values, reference) if bits(v) != bits(r) and v == v and abs(v) != float("inf")]
-    if len(differing) >= 3 and all(narrow(v) and not narrow(r) and abs(v - r) <= abs(r) * 2.0 ** -23
-                                   for v, r in differing):
-        return "float32"
-    return ""

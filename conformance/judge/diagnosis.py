@@ -38,11 +38,11 @@ from ..runners.base import Runner, RunnerError, StateDump
 from ..contract.scenario import Scene
 from ..contract.clauses import Citation, clause_map
 from .causes import DRIVER, LOAD, SOLVER, encoding_cause, position_cause, solver_cause
-from .citation import precision_finding
 from .driver_citation import cite_driver
 from .hash_encoding import canonical_hash
 from .neighborhood import neighborhood
-from .state_difference import PREFERRED_FIELDS, VELOCITY_FIELDS, Difference, first_state_difference, hex_bits
+from .state_difference import (PREFERRED_FIELDS, VELOCITY_FIELDS, Difference, first_state_difference, hex_bits,
+                               precision_finding)
 from .step_comparison import ConstraintDifference
 
 
@@ -193,13 +193,14 @@ def diagnose(scene: Scene, step: int, runner: Runner, reference: Runner, reporte
 
 
 def _precision(result: Diagnosis, got: StateDump | None, expected: StateDump | None) -> None:
-    """Say first when every value the port reported fits a narrower format (float32)."""
+    """Say first when the values the port got wrong are float32 roundings of the reference's."""
     if got is None or expected is None:
         return
     if precision_finding([v for row in got.agents for v in row[:4]],
                          [v for row in expected.agents for v in row[:4]]) == "float32":
-        result.cause = ("the port's state is float32: every position and velocity it reported has its low 29 "
-                        f"mantissa bits zero; {result.cause}" if result.cause else "")
+        finding = ("the port's state is float32: every position and velocity that differs from the reference's "
+                   "is a float32 value (its low 29 mantissa bits zero) within float32 rounding of it")
+        result.cause = f"{finding}; {result.cause}" if result.cause else finding
         others = result.citation.ids if result.citation is not None else []
         result.citation = Citation("arith.state", ["arith.binary64"] + others)
 

@@ -11,9 +11,10 @@ shows a value.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
-from ..contract.float_bits import bits, ulp_distance
+from ..contract.float_bits import bits, to_float32, ulp_distance
 from ..runners.base import DUMP_FIELDS, StateDump
 
 
@@ -69,3 +70,19 @@ def first_state_difference(expected: StateDump, got: StateDump,
             if bits(row_e[f]) != bits(row_g[f]):
                 return Difference(i, DUMP_FIELDS[f], row_e[f], row_g[f])
     return None
+
+
+def precision_finding(values: list[float], reference: list[float]) -> str:
+    """"float32" when at least three values the port reported differ from the reference's and
+    every one of them is a float32 value (its low 29 mantissa bits zero) within float32 rounding
+    of the reference's, which is not one; "" otherwise."""
+    def narrow(v: float) -> bool:
+        try:
+            return to_float32(v) == v
+        except OverflowError:
+            return False
+    differing = [(v, r) for v, r in zip(values, reference) if bits(v) != bits(r) and math.isfinite(v)]
+    if len(differing) >= 3 and all(narrow(v) and not narrow(r) and abs(v - r) <= abs(r) * 2.0 ** -23
+                                   for v, r in differing):
+        return "float32"
+    return ""

@@ -50,6 +50,8 @@ class ConstraintDifference:
     got: str = ""
     reading: str = ""
     """The misreading of the constraint assembly that reproduces the port's list, if one does."""
+    reading_clause: str = ""
+    """The clause that reading breaks."""
     primitive: str = ""
     """What the port's own constraint primitive answers for this constraint's inputs, if asked."""
     neighbors: str = ""
@@ -168,21 +170,26 @@ def _sum(p, q) -> float:
     return p.radius + q.radius
 
 
-READINGS: tuple[tuple[str, dict], ...] = (
+READINGS: tuple[tuple[str, str, dict], ...] = (
     ("swapping the two time horizons (time_horizon against segments and in the reach, time_horizon_obst "
-     "against agents)", dict(reach_of=lambda p: p.time_horizon * p.max_speed + p.radius,
-                             segment_tau=lambda p: p.time_horizon, agent_tau=lambda p: p.time_horizon_obst)),
-    ("time_horizon_obst against agents (a horizon mix-up)", dict(agent_tau=lambda p: p.time_horizon_obst)),
-    ("time_horizon against segments (a horizon mix-up)", dict(segment_tau=lambda p: p.time_horizon)),
-    ("time_horizon in the obstacle reach", dict(reach_of=lambda p: p.time_horizon * p.max_speed + p.radius)),
-    ("the obstacle reach without the radius (time_horizon_obst * max_speed)",
+     "against agents)", "agents.inputs",
+     dict(reach_of=lambda p: p.time_horizon * p.max_speed + p.radius, segment_tau=lambda p: p.time_horizon,
+          agent_tau=lambda p: p.time_horizon_obst)),
+    ("time_horizon_obst against agents (a horizon mix-up)", "agents.inputs",
+     dict(agent_tau=lambda p: p.time_horizon_obst)),
+    ("time_horizon against segments (a horizon mix-up)", "segments.inputs",
+     dict(segment_tau=lambda p: p.time_horizon)),
+    ("time_horizon in the obstacle reach", "neighbors.obstacles",
+     dict(reach_of=lambda p: p.time_horizon * p.max_speed + p.radius)),
+    ("the obstacle reach without the radius (time_horizon_obst * max_speed)", "neighbors.obstacles",
      dict(reach_of=lambda p: p.time_horizon_obst * p.max_speed)),
-    ("the agent's own radius instead of the radius sum rA + rB", dict(agent_radius=lambda p, q: p.radius)),
-    ("agent constraints listed before the obstacle constraints", dict(agents_first=True)),
-    ("agent neighbors listed by index instead of by distance", dict(by_index=True)),
+    ("the agent's own radius instead of the radius sum rA + rB", "agents.inputs",
+     dict(agent_radius=lambda p, q: p.radius)),
+    ("agent constraints listed before the obstacle constraints", "fallback.hard-prefix", dict(agents_first=True)),
+    ("agent neighbors listed by index instead of by distance", "neighbors.agents", dict(by_index=True)),
 )
 """Misreadings of the constraint assembly that ``compare_steps`` tries, in this order, to name
-the one that reproduces a port's list."""
+the one that reproduces a port's list: its words, the clause it breaks, its knobs."""
 
 
 def _with_reading(difference: ConstraintDifference, scene: Scene, state: StateDump,
@@ -190,7 +197,7 @@ def _with_reading(difference: ConstraintDifference, scene: Scene, state: StateDu
     """The difference, with the first reading of READINGS that gives the port's list exactly."""
     sim = _simulator(scene, state)
     want = [tuple(bits(v) for v in line) for line in port.lines]
-    for text, knobs in READINGS:
+    for text, clause, knobs in READINGS:
         options = dict(reach_of=_reach, segment_tau=lambda p: p.time_horizon_obst, agent_tau=lambda p: p.time_horizon,
                        agent_radius=_sum)
         options.update(knobs)
@@ -199,9 +206,20 @@ def _with_reading(difference: ConstraintDifference, scene: Scene, state: StateDu
         except (ArithmeticError, ValueError):
             continue
         if hard == port.hard and [tuple(bits(v) for v in line) for line in lines] == want:
-            difference.reading = text
+            difference.reading, difference.reading_clause = text, clause
             break
     return difference
+
+
+def ask_family(runner: Runner, family: str, args: list) -> tuple | None:
+    """The port's answer to one case of a primitive family (decoded arguments in, decoded
+    results out); None when it cannot answer (an error, or an answer that does not decode)."""
+    fam = vectors.FAMILY_BY_NAME[family]
+    try:
+        answer = runner.vectors(family, [[vectors.encode_value(c, v) for c, v in zip(fam.args, args)]])
+        return tuple(vectors.decode_value(c, v) for c, v in zip(fam.result, answer[0]))
+    except (RunnerError, LookupError, TypeError, ValueError):
+        return None
 
 
 def ask_primitive(difference: ConstraintDifference, scene: Scene, state: StateDump, runner: Runner) -> None:
@@ -225,13 +243,10 @@ def ask_primitive(difference: ConstraintDifference, scene: Scene, state: StateDu
         args = [ax - x, ay - y, bx - x, by - y, prm.radius, prm.time_horizon_obst, scene.dt]
     else:
         return
-    fam = vectors.FAMILY_BY_NAME[family]
-    try:
-        answer = runner.vectors(family, [[vectors.encode_value(c, v) for c, v in zip(fam.args, args)]])
-        plane = [vectors.decode_value(c, v) for c, v in zip(fam.result, answer[0])]
-    except (RunnerError, LookupError, TypeError, ValueError):
+    plane = ask_family(runner, family, args)
+    if plane is None:
         return
-    expected = fam.reference(*args)
+    expected = vectors.FAMILY_BY_NAME[family].reference(*args)
     shown = ", ".join(f"{name}={hex_value(v)}" for name, v in zip(("ax", "ay", "r" if family == "agent_constraint"
                                                                      else "bx"), args[:3]))
     if [bits(v) for v in plane] == [bits(v) for v in expected]:
@@ -259,13 +274,10 @@ def ask_neighbors(difference: ConstraintDifference, scene: Scene, state: StateDu
                ("agent_neighbors", "agents", [i, list(sim.px), list(sim.py), prm.neighbor_distance,
                                               prm.max_neighbors]))
     for family, what, args in queries:
-        fam = vectors.FAMILY_BY_NAME[family]
-        try:
-            answer = runner.vectors(family, [[vectors.encode_value(c, v) for c, v in zip(fam.args, args)]])
-            got = vectors.decode_value(fam.result[0], answer[0][0])
-        except (RunnerError, LookupError, TypeError, ValueError):
+        answer = ask_family(runner, family, args)
+        if answer is None:
             continue
-        expected = fam.reference(*args)[0]
+        got, expected = answer[0], vectors.FAMILY_BY_NAME[family].reference(*args)[0]
         if got != expected:
             difference.neighbors = (f"the neighbor search is wrong: in this state the port's own {family} primitive "
                                     f"gives agent {i} the {what} {_indices(got)}, the reference {_indices(expected)}")

@@ -78,6 +78,9 @@ def _details(doc: dict) -> list[str]:
         parts.append(f'<div class="detail" id="{_anchor(cell["row"], column)}"><b>{cell["status"]}</b> '
                      f'<code>{escape(cell["row"])}</code> on <code>{escape(column)}</code>: {escape(cell["reason"])}')
         diagnosis = cell.get("diagnosis") or {}
+        if cell.get("clauses"):
+            links = ", ".join(f'<a href="clauses.html#{escape(c)}"><code>{escape(c)}</code></a>' for c in cell["clauses"])
+            parts.append(f'<p class="cites">clauses: {links}</p>')
         if diagnosis.get("picture"):
             parts.append("<div>" + neighborhood_svg(diagnosis["picture"], f"{cell['row']} on {column}") + "</div>")
         if diagnosis.get("divergence"):

@@ -8,16 +8,12 @@ but not the algorithm of orca-spec.txt).
 
 from __future__ import annotations
 
-import struct
 from math import sqrt
 
+from ..contract.float_bits import to_float32
 from ..solver import Simulator
 from ..solver.halfplane import HalfPlane
 from ..solver.neighbors import AgentGrid
-
-
-def _f32(x: float) -> float:
-    return struct.unpack("<f", struct.pack("<f", x))[0]
 
 
 class Float32StateSimulator(Simulator):
@@ -26,7 +22,7 @@ class Float32StateSimulator(Simulator):
     def step(self, dt: float) -> None:
         super().step(dt)
         for values in (self.px, self.py, self.vx, self.vy):
-            values[:] = [_f32(v) for v in values]
+            values[:] = [to_float32(v) for v in values]
 
 
 class _IndexOrderGrid(AgentGrid):

@@ -104,3 +104,19 @@ def test_a_neighbor_search_misreading_is_named_in_the_cell(name) -> None:
     assert result.status == CAUGHT and result.cell is not None and result.cell.diagnosis is not None
     cause = result.cell.diagnosis.cause
     assert "the neighbor search is wrong: in this state the port's own agent_neighbors primitive" in cause, cause
+
+
+@pytest.mark.parametrize("name, wrong, decision", [
+    ("cutoff-grouping", "swapping the two time horizons", "answering `dot1 * dot1 > r * r * ww` the other way at its "
+                                                          "boundary"),
+    ("obstacle-reach-strict", "the obstacle reach without the radius", "answering `d2 <= reach2` the other way at "
+                                                                       "its boundary"),
+])
+def test_a_stock_reading_that_matches_by_chance_is_not_the_cause(name, wrong, decision) -> None:
+    """A boundary scene can let a stock reading reproduce the port's list by coincidence; the
+    port's own primitives and the decision read the other way at its boundary decide instead."""
+    control = next(c for c in CONTROLS if c.name == name)
+    result = run_control(control, SCENARIOS, ROOT / "goldens")
+    assert result.status == CAUGHT and result.cell is not None and result.cell.diagnosis is not None
+    summary = result.cell.diagnosis.summary()
+    assert wrong not in summary and decision in summary, summary

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from conformance.contract.clauses import clause_map
+
 from conformance import cli
 from conformance.runners.build import DETERMINISM_FLAGS, system_cc
 from conformance.errors import InputError
@@ -50,6 +52,12 @@ def test_report_matches_its_schema_and_formats(reports) -> None:
         assert junit.tag == "testsuites" and len(junit.findall(".//testcase")) == len(data["cells"])
     bad_junit = ET.parse(bad.parent / "junit.xml").getroot()
     assert bad_junit.findall(".//failure"), "a diverged cell is a JUnit failure"
+    # every red cell cites a clause: in report.json, first in the JUnit message, in matrix.md
+    red = [c for c in json.loads(bad.read_text())["cells"] if c["status"] == "DIVERGED"]
+    assert red and all(c["clauses"] and all(i in clause_map().clauses for i in c["clauses"]) for c in red)
+    for failure in bad_junit.findall(".//failure"):
+        assert failure.get("message").startswith("["), failure.get("message")[:80]
+    assert "breaks " in (bad.parent / "matrix.md").read_text() and "clauses.html#" in (bad.parent / "matrix.html").read_text()
     md = (good.parent / "matrix.md").read_text()
     assert "| `orca/crossing-blocks` | PASS |" in md
 

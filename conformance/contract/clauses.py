@@ -219,6 +219,8 @@ class Citation:
     others: list[str] = field(default_factory=list)
     found: bool = True
     """False when the suite could not tell the clause and names the nearest primitive's instead."""
+    reading: str = ""
+    """The other reading of one decision that reproduces the port's result, in words, if one does."""
 
     @property
     def ids(self) -> list[str]:

@@ -21,7 +21,7 @@ from ..runners.base import Runner, RunnerError, StateDump
 from ..contract.scenario import Scene
 from ..contract.clauses import Citation
 from ..data.family_clauses import FAMILY_CLAUSES
-from .citation import cite_constraint, cite_velocity
+from .citation import cite_constraint, cite_velocity, flip_list
 from .hash_encoding import canonical_hash, wrong_encodings
 from .state_difference import POSITION_FIELDS, first_state_difference
 from .step_comparison import (PLANE_FIELDS, ConstraintDifference, StepResult, agent_step_args, ask_neighbors,
@@ -110,17 +110,7 @@ def solver_cause(result: Diagnosis, scene: Scene, runner: Runner, agent: int, ex
     where = f"from the reference's state of step {k - 1} (same state and preferred velocities)"
     if difference is not None and difference.index is not None:
         result.kind, result.constraint = CONSTRAINTS, difference
-        if difference.reading and difference.field in PLANE_FIELDS:
-            # a stock reading may reproduce the list by chance: the port's own primitive decides
-            ask_primitive(difference, scene, expected_prev, runner)
-            if difference.primitive.startswith("the port's own"):
-                difference.reading = ""
-            else:
-                difference.primitive = ""
-        if not difference.reading:
-            ask_neighbors(difference, scene, expected_prev, runner)
-        if not difference.reading and not difference.neighbors:
-            ask_primitive(difference, scene, expected_prev, runner)
+        boundary = _weigh_evidence(difference, scene, expected_prev, runner, port)
         if difference.reading:
             reading = f"; {difference.reading} reproduces the port's list"
         elif difference.neighbors:
@@ -134,8 +124,8 @@ def solver_cause(result: Diagnosis, scene: Scene, runner: Runner, agent: int, ex
         result.cause = (f"solver bug in the constraint list of agent {agent}: {where}, the port's agent_step gives "
                         f"{_constraints(port)}, the reference {_constraints(reference)}; "
                         f"{difference.describe()}{reading}")
-        result.citation = cite_constraint(scene, expected_prev, difference, reference.lines, port.lines,
-                                          reference.hard, runner)
+        result.citation = boundary or cite_constraint(scene, expected_prev, difference, reference.lines, port.lines,
+                                                      reference.hard, runner)
     elif difference is not None:
         result.kind, result.constraint = VELOCITY, difference
         prm = scene.agents[agent].params
@@ -146,6 +136,34 @@ def solver_cause(result: Diagnosis, scene: Scene, runner: Runner, agent: int, ex
                         f"({difference.describe()})")
     else:
         _composition_cause(result, scene, agent, reference, expected_prev, got)
+
+
+def _weigh_evidence(difference: ConstraintDifference, scene: Scene, state: StateDump, runner: Runner,
+                    port: StepResult):
+    """Fill ``difference`` with what explains the port's list: a stock reading survives only when
+    the port's own primitives are right and no decision read otherwise at its boundary gives the
+    list too (returned as its Citation, the reading dropped); else the port's neighbour search,
+    else its own constraint primitive."""
+    primitive_right = False
+    if difference.reading and difference.field in PLANE_FIELDS:
+        ask_primitive(difference, scene, state, runner)
+        if difference.primitive.startswith("the port's own"):
+            difference.reading = ""
+        else:
+            primitive_right, difference.primitive = bool(difference.primitive), ""
+    elif difference.reading:
+        ask_neighbors(difference, scene, state, runner)
+        if difference.neighbors:
+            difference.reading = ""
+    boundary = (flip_list(scene, state, difference.agent, port.lines, port.hard, primitive_right)
+                if difference.reading else None)
+    if boundary is not None:
+        difference.reading = ""
+    if not difference.reading and not difference.neighbors:
+        ask_neighbors(difference, scene, state, runner)
+    if not difference.reading and not difference.neighbors:
+        ask_primitive(difference, scene, state, runner)
+    return boundary
 
 
 def _composition_cause(result: Diagnosis, scene: Scene, agent: int, reference: StepResult,

@@ -38,7 +38,7 @@ def _modules() -> dict[str, object]:
     sys.modules' entries, the ones kept here stay bound to the trace)."""
     if not _MODULES:
         traced()
-        for name in ("solver.constraint", "solver.neighbors", "solver.linear_program", "solver.fallback"):
+        for name in ("solver.constraint", "solver.neighbors", "solver.linear_program", "solver.fallback", "solver"):
             _MODULES[name] = sys.modules[f"{SHADOW}.{name}"]
     return _MODULES
 
@@ -98,7 +98,7 @@ def _near(trace) -> list[str]:
 
 
 def flip_reproduces(call: Callable[[], object], reproduces: Callable[[object], bool],
-                    without: frozenset[str] = frozenset()) -> str | None:
+                    without: frozenset[str] = frozenset(), near_only: bool = False) -> tuple[str, str | int] | None:
     """The first decision of ``call`` (in the order it was taken) that, answered the other way,
     makes the reference's result the port's: every site's alternative reading as a candidate,
     tried near its boundary first, then every time, then at one of its first FLIP_PASSES
@@ -107,8 +107,8 @@ def flip_reproduces(call: Callable[[], object], reproduces: Callable[[object], b
     near = [site for site in _near(trace) if site not in without]
     every = [site for site in trace.outcome if site not in HARMLESS_TIES and site not in without]
     counts = dict(trace.seen)
-    candidates = [(site, "near") for site in near] + [(site, "always") for site in every] + [
-        (site, n) for site in every for n in range(1, min(counts[site], FLIP_PASSES) + 1) if counts[site] > 1]
+    candidates = [(site, "near") for site in near] + ([] if near_only else [(site, "always") for site in every] + [
+        (site, n) for site in every for n in range(1, min(counts[site], FLIP_PASSES) + 1) if counts[site] > 1])
     for site, mode in candidates:
         trace.reset()
         trace.flip = (site, mode)
@@ -119,7 +119,7 @@ def flip_reproduces(call: Callable[[], object], reproduces: Callable[[object], b
         finally:
             trace.flip = None
         if reproduces(result):
-            return site
+            return site, mode
     return None
 
 
@@ -135,11 +135,18 @@ def same_bits(a, b) -> bool:
     return a == b
 
 
-def from_flip(site: str | None) -> Citation | None:
-    if site is None:
+def from_flip(flip: tuple[str, str | int] | None) -> Citation | None:
+    """The citation of a decision whose other reading reproduces the port, with that reading."""
+    if flip is None:
         return None
+    site, mode = flip
     clauses = SITE_CLAUSES[site]
-    return Citation(clauses[0], list(clauses[1:]))
+    how = {"near": "at its boundary (the other strictness, or its sides rounded otherwise)",
+           "always": "every time (the test inverted)"}.get(mode, f"at its evaluation {mode} alone (a loop's pass "
+                                                                 "more or less)")
+    text = site.split(": ", 1)[1].split(" #", 1)[0]
+    return Citation(clauses[0], list(clauses[1:]),
+                    reading=f"answering `{text}` the other way {how} reproduces the port's result")
 
 
 def _from_sites(found: list[str], others: list[str]) -> Citation | None:
@@ -151,6 +158,28 @@ def _from_sites(found: list[str], others: list[str]) -> Citation | None:
 
 
 # ----------------------------------------------------------------------------- the constraint list
+
+INSIDE_CONSTRAINTS = frozenset(site for site in SITE_CLAUSES if site.startswith(("solver.obstacle.",
+                                                                                  "solver.constraint.")))
+"""The decisions inside the constraint primitives (agent_constraint, segment_constraint)."""
+
+
+def flip_list(scene: Scene, state: StateDump, agent: int, port_lines: tuple, port_hard: int,
+              primitives_right: bool = False) -> Citation | None:
+    """A decision of the constraint assembly that, read the other way at its boundary only,
+    gives the port's whole list (hard count included): preferred to a stock reading, which
+    changes a formula everywhere and can match a boundary scene by chance.  With
+    ``primitives_right`` (the port's own constraint primitive gave the reference's plane), the
+    decisions inside the primitives are not candidates."""
+    sim = _simulator(scene, state, _modules()["solver"].Simulator)
+    want = [tuple(bits(v) for v in line) for line in port_lines]
+
+    def assembly():
+        lines, hard = sim.constraints(agent, scene.dt, sim.grid())
+        return [tuple(bits(v) for v in line) for line in lines], hard
+    return from_flip(flip_reproduces(assembly, lambda r: r == (want, port_hard),
+                                     INSIDE_CONSTRAINTS if primitives_right else frozenset(), near_only=True))
+
 
 def cite_constraint(scene: Scene, state: StateDump, difference, reference_lines: tuple, port_lines: tuple,
                     reference_hard: int, runner: Runner | None = None) -> Citation:
@@ -165,12 +194,23 @@ def cite_constraint(scene: Scene, state: StateDump, difference, reference_lines:
     obstacle_part = difference.index is not None and difference.index < reference_hard
     selection = "neighbors.obstacles" if obstacle_part else "neighbors.agents"
     if difference.neighbors:
-        return Citation("neighbors.obstacles" if "obstacle_neighbors" in difference.neighbors else "neighbors.agents")
+        return _cite_neighbors(difference)
     want = sorted(tuple(bits(v) for v in line) for line in reference_lines)
     have = sorted(tuple(bits(v) for v in line) for line in port_lines)
     if difference.field in ("missing", "extra") or want == have:
         return _cite_selection(scene, state, difference.agent, obstacle_part) or Citation(selection)
     return _cite_plane(scene, state, difference, port_lines[difference.index], runner)
+
+
+def _cite_neighbors(difference) -> Citation:
+    """The port's own neighbour primitive disagrees: the decision of the search whose other
+    reading gives the port's list, else the search's clause."""
+    clause = "neighbors.obstacles" if "obstacle_neighbors" in difference.neighbors else "neighbors.agents"
+    if difference.port_neighbors is None:
+        return Citation(clause)
+    family, args, got = difference.port_neighbors
+    reference = traced()[0].FAMILY_BY_NAME[family].reference
+    return from_flip(flip_reproduces(lambda: reference(*args), lambda r: list(r[0]) == got)) or Citation(clause)
 
 
 def _cite_selection(scene: Scene, state: StateDump, agent: int, obstacles: bool) -> Citation | None:
@@ -322,8 +362,9 @@ def cite_vector_cases(family: str, cases: list[dict], results: list, bad: list[i
             got = [shadow_vectors.decode_value(c, v) for c, v in zip(fam.result, results[index])]
         except (IndexError, TypeError, ValueError):
             got = None
-        site = None if got is None else flip_reproduces(lambda: fam.reference(*args),
+        flip = None if got is None else flip_reproduces(lambda: fam.reference(*args),
                                                          lambda r: same_bits(list(r), got))
+        site = flip[0] if flip is not None else None
         if site is None:
             found, _ = near_sites(lambda: fam.reference(*args))
             site = found[0] if found else None

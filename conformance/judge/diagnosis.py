@@ -82,6 +82,8 @@ class Diagnosis:
             return ("the clause could not be told; nearest: "
                     + ", ".join(clauses.cite(c) for c in self.citation.ids[:3]))
         text = f"breaks {clauses.cite(self.citation.primary)}"
+        if self.citation.reading:
+            text += f": {self.citation.reading}"
         if self.citation.others:
             text += f"; see also {', '.join(self.citation.others[:3])}"
         return text

@@ -56,6 +56,8 @@ class ConstraintDifference:
     """What the port's own constraint primitive answers for this constraint's inputs, if asked."""
     neighbors: str = ""
     """How the port's own neighbour primitives disagree with the reference for this agent, if they do."""
+    port_neighbors: tuple[str, list, list] | None = None
+    """(family, its arguments, the port's answer) when the port's own neighbour primitive disagrees."""
 
     def describe(self) -> str:
         if self.index is None:
@@ -279,6 +281,7 @@ def ask_neighbors(difference: ConstraintDifference, scene: Scene, state: StateDu
             continue
         got, expected = answer[0], vectors.FAMILY_BY_NAME[family].reference(*args)[0]
         if got != expected:
+            difference.port_neighbors = (family, args, list(got))
             difference.neighbors = (f"the neighbor search is wrong: in this state the port's own {family} primitive "
                                     f"gives agent {i} the {what} {_indices(got)}, the reference {_indices(expected)}")
             return
@@ -299,10 +302,11 @@ def sequential_reproduces(scene: Scene, expected_prev: StateDump, got: StateDump
     return bits(sim.vx[agent]) == bits(row[2]) and bits(sim.vy[agent]) == bits(row[3])
 
 
-def _simulator(scene: Scene, state: StateDump):
-    """A reference Simulator holding the scene's agents in a dumped state (preferred velocities too)."""
+def _simulator(scene: Scene, state: StateDump, simulator: type | None = None):
+    """A reference Simulator (or ``simulator``, e.g. the shadow's) holding the scene's agents in
+    a dumped state (preferred velocities too)."""
     from ..solver import Simulator
-    sim = Simulator(scene.segments)
+    sim = (simulator or Simulator)(scene.segments)
     for a, row in zip(scene.agents, state.agents):
         i = sim.add_agent((row[0], row[1]), a.params, (row[2], row[3]))
         sim.pref_x[i], sim.pref_y[i] = row[4], row[5]

@@ -114,8 +114,9 @@ def junit_xml(report: dict) -> str:
                                                      "time": f"{c['seconds']:.3f}"})
             reason = _xml_text(c["reason"])
             kind = {DIVERGED: ("failure", "diverged"), ERROR: ("error", "error")}.get(c["status"])
-            if kind:
-                ET.SubElement(case, kind[0], {"message": reason[:500], "type": kind[1]}).text = reason
+            if kind:  # the message leads with the clause the cell cites: CI tools show it truncated
+                cites = f"[{', '.join(c['clauses'][:2])}] " if c.get("clauses") else ""
+                ET.SubElement(case, kind[0], {"message": (cites + reason)[:500], "type": kind[1]}).text = reason
             elif c["status"] == SKIPPED:
                 ET.SubElement(case, "skipped", {"message": reason[:500]})
     ET.indent(root, space="  ")

@@ -8,7 +8,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from .errors import InputError
+from .errors import InputError, cannot_read
 
 
 def read_json(path: Path) -> object:
@@ -16,7 +16,7 @@ def read_json(path: Path) -> object:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as err:
-        raise InputError(str(path), "", f"cannot read: {err}") from None
+        raise cannot_read(path, err) from None
     except json.JSONDecodeError as err:
         raise InputError(str(path), f"line {err.lineno} column {err.colno}", f"malformed JSON: {err.msg}") from None
 

@@ -5,6 +5,14 @@ bar (drawn only when stderr is a terminal, at most ten times a second); ``bar.no
 prints one line that stays (above the bar on a terminal, as a plain line elsewhere, so CI logs
 show what is happening).  ``Progress.active`` is the bar being drawn, if any: the CLI's printing
 goes through ``note`` while one is, so that nothing is printed over the bar.
+
+Honest numbers: neither the percentage nor ``done/total`` ever passes the total (advancing past it
+is capped); a total of 0 means unknown (the count alone, no percentage or ETA).  The ETA reads
+"estimating" until there is a rate.  With ``eta`` (a callback giving the remaining seconds or
+None, e.g. the matrix's clock, which measures each column) it is the callback's, "ETA >0:40" when
+the seconds carry a true ``at_least`` (a lower bound).  Without one it is the average rate so far,
+once MIN_SECONDS have passed and MIN_SHARE of the units are done (or MIN_SECONDS_ALONE have passed
+with some done): the first instants never show an ETA built on nothing.
 """
 
 from __future__ import annotations
@@ -12,8 +20,12 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from typing import Callable
 
 WIDTH = 24
+MIN_SECONDS = 2.0
+MIN_SHARE = 0.01
+MIN_SECONDS_ALONE = 30.0
 
 
 def _clock(seconds: float) -> str:
@@ -26,14 +38,17 @@ class Progress:
 
     active: "Progress | None" = None
 
-    def __init__(self, total: int, label: str, unit: str = "", stream=None):
-        self.total = max(1, total)
+    def __init__(self, total: int, label: str, unit: str = "", stream=None,
+                 eta: Callable[[], float | None] | None = None, clock: Callable[[], float] | None = None):
+        self.total = max(0, total)
         self.label = label
         self.unit = unit
         self.done = 0
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = hasattr(self.stream, "isatty") and self.stream.isatty()
-        self.started = time.monotonic()
+        self.eta = eta
+        self._now = clock if clock is not None else time.monotonic
+        self.started = self._now()
         self._last = 0.0
         self._drawn = False
         self._lock = threading.RLock()  # matrix columns advance it from their threads
@@ -45,24 +60,39 @@ class Progress:
 
     def line(self) -> str:
         """The bar's text: [####....]  42%  1234/5678 unit  0:12 elapsed, ETA 0:17  label."""
-        fraction = min(self.done, self.total) / self.total
-        filled = int(WIDTH * fraction)
-        elapsed = time.monotonic() - self.started
-        eta = f", ETA {_clock(elapsed * (1 - fraction) / fraction)}" if 0 < fraction < 1 and elapsed > 1 else ""
+        elapsed = self._now() - self.started
         unit = f" {self.unit}" if self.unit else ""
-        return (f"[{'#' * filled}{'.' * (WIDTH - filled)}] {100 * fraction:3.0f}%  {self.done}/{self.total}{unit}  "
+        if not self.total:
+            return f"{self.done}{unit}  {_clock(elapsed)} elapsed  {self.label[:40]}"
+        done = min(self.done, self.total)
+        filled = int(WIDTH * done / self.total)
+        remaining = self._remaining(done, elapsed)
+        eta = "" if done >= self.total else ", estimating" if remaining is None else \
+            f", ETA {'>' if getattr(remaining, 'at_least', False) else ''}{_clock(remaining)}"
+        return (f"[{'#' * filled}{'.' * (WIDTH - filled)}] {100 * done // self.total:3d}%  {done}/{self.total}{unit}  "
                 f"{_clock(elapsed)} elapsed{eta}  {self.label[:40]}")
+
+    def _remaining(self, done: int, elapsed: float) -> float | None:
+        """Seconds left: the callback's, else the average rate's once it means something."""
+        if self.eta is not None:
+            remaining = self.eta()
+            return None if remaining is None else remaining if remaining >= 0 else 0.0
+        if done <= 0 or elapsed < MIN_SECONDS or (done < MIN_SHARE * self.total and elapsed < MIN_SECONDS_ALONE):
+            return None
+        return elapsed * (self.total - done) / done
 
     def advance(self, count: int = 1, label: str | None = None) -> None:
         with self._lock:
             self._advance(count, label)
 
     def _advance(self, count: int, label: str | None) -> None:
-        self.done += count
+        self.done += max(0, count)
+        if self.total:
+            self.done = min(self.done, self.total)
         if label is not None:
             self.label = label
-        now = time.monotonic()
-        if self.enabled and (now - self._last > 0.1 or self.done >= self.total):
+        now = self._now()
+        if self.enabled and (now - self._last > 0.1 or (self.total and self.done >= self.total)):
             self._last = now
             self._draw()
 

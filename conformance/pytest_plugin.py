@@ -285,6 +285,7 @@ class OrcaItem(pytest.Item):
         self.scenario = scenario
 
     def runtest(self) -> None:
+        from .judge.cell_text import cell_lines
         from .judge.matrix import DIVERGED, ERROR, SKIPPED
         state: OrcaSession = self.config.pluginmanager.get_plugin(_PLUGIN_NAME)
         runner = state.runner(self.runner_id)
@@ -300,10 +301,12 @@ class OrcaItem(pytest.Item):
                                  ("orca_seconds", round(cell.seconds, 3))]
         if cell.status == SKIPPED:
             pytest.skip(cell.reason)
-        if cell.status in (DIVERGED, ERROR):
-            lines = [f"{cell.status}: {cell.reason}"]
-            if cell.diagnosis is not None:
-                lines += [f"  {note}" for note in cell.diagnosis.notes]
+        if cell.status in (DIVERGED, ERROR):  # the short form; with -v the whole diagnosis too
+            lines = cell_lines(cell)
+            if self.config.get_verbosity() > 0:
+                lines += [f"{cell.status}: {cell.reason}"]
+                if cell.diagnosis is not None:
+                    lines += [f"  {note}" for note in cell.diagnosis.notes]
             raise CellFailed("\n".join(lines))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None):  # type: ignore[override]

@@ -7,6 +7,7 @@ import pytest
 
 from conformance.selftest.controls import (CAUGHT, CONTROLS, EQUIVALENT, NO_SCENE, SKIPPED, by_cost,
                                            format_controls, misreadings, run_control)
+from conformance.judge.cell_text import cell_lines
 from conformance.judge.matrix import DIVERGED
 from conformance.contract.scenario import load_suite
 from conftest import ROOT
@@ -34,11 +35,14 @@ def test_control_is_caught_with_a_diagnosis(control) -> None:
     assert result.status == CAUGHT, f"{result.status}: {result.reason}"
     assert result.cell is not None and result.cell.status == DIVERGED
     d = result.cell.diagnosis
-    assert d is not None and d.cause
+    assert d is not None and d.cause and d.headline
     assert d.citation is not None, "a red cell cites a clause (or says it cannot)"
+    short = cell_lines(result.cell)
+    assert len(short) <= 3 and d.headline in short[0], short  # read in ten seconds: the cause in the headline
     if control.name in MISREADINGS:  # a catalogue entry: the cell names the very clause it misreads
         assert d.citation.found and d.citation.primary in control.clauses, (d.citation.ids, control.clauses)
         assert f"breaks {d.citation.primary} (" in d.summary()
+        assert short[0].endswith(f"(breaks {d.citation.primary})"), short[0]
     if d.kind == "hash-encoding":  # the dumped states are bit-equal: only the hash is wrong
         assert d.state is None and d.summary().startswith(f"step {result.cell.step}; the state hash encoding")
         return

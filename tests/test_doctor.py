@@ -14,7 +14,8 @@ import pytest
 from conformance import doctor
 from conformance.runners import needs
 from conformance.cli import main
-from conformance.judge.matrix import SKIPPED, Cell, MatrixResult, format_table
+from conformance.judge.matrix import SKIPPED, Cell, MatrixResult
+from conformance.judge.cell_text import format_table
 from conformance.runners import DEFAULT_COLUMNS
 
 

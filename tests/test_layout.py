@@ -46,7 +46,8 @@ def test_every_stage_is_a_documented_package_and_no_module_is_left_beside_them()
         assert init.exists(), f"{stage}/ is not a package"
         assert ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))), f"{stage}/__init__.py: no docstring"
     loose = sorted(p.stem for p in PACKAGE.glob("*.py"))
-    assert loose == ["__init__", "__main__", "cli", "doctor", "errors", "jsonfile", "progress", "pytest_plugin"]
+    assert loose == ["__init__", "__main__", "cli", "cli_help", "cli_parser", "doctor", "errors", "jsonfile",
+                     "progress", "pytest_plugin"]
 
 
 def test_no_module_or_function_is_too_long():

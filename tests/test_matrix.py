@@ -12,7 +12,8 @@ import pytest
 from conformance.runners.build import DETERMINISM_FLAGS, system_cc
 from conformance.contract.driver import Driver, build_simulator
 from conformance.data.goldens import compute_golden, golden_path, read_golden, write_golden
-from conformance.judge.matrix import DIVERGED, PASS, VECTORS_ROW, format_table, run_matrix
+from conformance.judge.matrix import DIVERGED, PASS, VECTORS_ROW, run_matrix
+from conformance.judge.cell_text import format_table
 from conformance.runners.cffi_runner import CffiRunner, CVariant, c_variants
 from conformance.runners.cli_port import CliRunner, cli_spec
 from conformance.contract.scenario import load_scenario, load_suite

@@ -99,7 +99,7 @@ def _chromium() -> str:
 def _screenshot(html: Path, out: Path, height: int) -> "object":
     image_module = pytest.importorskip("PIL.Image", reason="reading the screenshot needs Pillow (the plot extra)")
     subprocess.run([_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                    f"--screenshot={out}", f"--window-size=1300,{height}", html.as_uri()],
+                    f"--screenshot={out}", f"--window-size=1400,{height}", html.as_uri()],
                    check=True, capture_output=True, timeout=120)
     return image_module.open(out).convert("RGB")
 
@@ -152,3 +152,39 @@ def test_render_overlay_draws_the_reference_underneath(tmp_path: Path) -> None:
     image = Image.open(tmp_path / "o.png").convert("RGB")
     grey = sum(n for n, p in image.getcolors(maxcolors=image.width * image.height) if _near(p, (200, 200, 200), 12))
     assert grey > 200, "the reference's grey paths are missing from the PNG"
+
+
+CAUSE_BOX = (0xFF, 0xF1, 0xC2)
+"""The cause box's background (reports/page.html)."""
+
+
+def test_html_reads_top_down_cause_first(red_report: Path) -> None:
+    html = (red_report / "matrix.html").read_text()
+    # the distinct causes come before the matrix; each red cell's block: cause, chart, overlay, details
+    assert html.index("<h2>What failed</h2>") < html.index("<table>")
+    block = html[html.index('<div class="detail"'):]
+    order = [block.index(mark) for mark in ('class="cause"', 'class="divergence-chart"',
+                                             'class="divergence-overlay"', "<details>")]
+    assert order == sorted(order), order
+    # the whole diagnosis is folded, not lost
+    report = (red_report / "report.json").read_text()
+    assert "the whole diagnosis" in html and "breaks agents.leg" in html and '"brief"' in report
+
+
+def test_screenshot_has_the_cause_above_the_fold(red_report: Path, tmp_path: Path) -> None:
+    image = _screenshot(red_report / "matrix.html", tmp_path / "fold.png", 900)
+    assert image.size == (1400, 900), image.size
+    box = sum(n for n, p in image.getcolors(maxcolors=image.width * image.height) if _near(p, CAUSE_BOX, 6))
+    assert box > 20000, f"no cause box in the first 900 pixels ({box} pixels of its colour)"
+
+
+def test_a_wide_scene_leaves_no_blank_band(tmp_path: Path) -> None:
+    pytest.importorskip("PIL", reason="PNG output needs Pillow (the plot extra)")
+    scenario = next(s for s in load_suite(ROOT / "scenarios") if s.id == "orca/two-way-corridor")
+    runner = resolve("reference")
+    render(scenario, runner, tmp_path / "wide.png", steps=20)
+    from PIL import Image
+    image = Image.open(tmp_path / "wide.png").convert("L")
+    inked = [y for y in range(image.height) if image.crop((0, y, image.width, y + 1)).getextrema()[0] < 128]
+    assert image.height < image.width / 2, image.size  # as tall as the corridor needs
+    assert inked[0] < image.height * 0.35, (inked[0], image.size)  # centred: no blank band above it

@@ -67,7 +67,7 @@ def test_every_schema_of_the_suite_is_listed_and_every_committed_file_follows_it
     ("patch", '{"why": "x", "edits": [{"file": "a.c", "replace": "y"}]}', "edits[0].find"),
     ("patch", '{"why": "x", "file": "a.c", "find": "a", "replace": "b", "edits": []}', ""),
     ("patch", '{"file": "a.c", "find": "a", "replace": "b"}', "why"),
-    ("equivalent", '{"equivalent": [{"id": "a.c:1:delete:ab", "reason": "r", "extra": 1}]}', "equivalent[0]"),
+    ("equivalent", '{"equivalent": [{"id": "a.c:1:delete:ab", "reason": "r", "extra": 1}]}', "equivalent[0].extra"),
     ("equivalent", '{"equivalent": [{"id": "not an id", "reason": "r"}]}', "equivalent[0].id"),
     ("vectors", '{"format": "orca-vectors/1", "family": "uniform", "args": ["d"], "result": ["d"], '
                 '"cases": [{"args": [], "result": []}]}', "args"),

@@ -1,12 +1,16 @@
 """The skeleton port (runners/skeleton-js) runs as documented and is honest: it passes what it
 implements (the state hash, SplitMix64 and U(n)) and answers everything else with an error
-that names the missing family and its checklist step, never with a wrong value."""
+that names the missing family and its checklist step, never with a wrong value.  A copy of the
+folder anywhere else still works: check-vectors.mjs finds the suite without being inside it,
+and the TODO messages name the copy's own README."""
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -74,7 +78,7 @@ def test_the_checklist_names_every_family_in_the_order_the_suite_asks_them() -> 
     positions = [text.index(f"**`{name}`**") for name in steps]
     assert positions == sorted(positions)
     for name in steps:
-        assert f"node runners/skeleton-js/check-vectors.mjs {name}" in text
+        assert f"node check-vectors.mjs {name}" in text  # run from the copy's own folder
 
 
 def _session(lines: list[dict]) -> list[dict]:
@@ -118,3 +122,85 @@ def test_check_vectors_passes_written_families_and_shows_the_rest(tmp_path: Path
     assert done.returncode == 1 and done.stdout.startswith("DIVERGED  uniform: ") and "first case 0" in done.stdout
     done = subprocess.run(["node", str(script), "no_such_family"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "no vector family" in done.stderr
+
+
+def _copy(tmp_path: Path) -> Path:
+    """The skeleton copied to a folder outside the suite, as its README tells a new port to do
+    (resolved, as Node names its main module by its real path)."""
+    copy = tmp_path.resolve() / "my-port"
+    shutil.copytree(FOLDER, copy)
+    return copy
+
+
+def _shown(path: Path, cwd: Path) -> str:
+    """A path as the port writes it: relative to ``cwd`` when that is shorter, else absolute."""
+    relative = os.path.relpath(path, cwd)
+    return relative if len(relative) < len(str(path)) else str(path)
+
+
+def _env_without_suite() -> dict[str, str]:
+    """The environment minus ORCA_CONFORMANCE_SUITE, with this interpreter as $PYTHON: the suite
+    must be found through the installed package."""
+    env = {k: v for k, v in os.environ.items() if k != "ORCA_CONFORMANCE_SUITE"}
+    env["PYTHON"] = sys.executable
+    return env
+
+
+def test_check_vectors_works_from_a_copy_outside_the_suite(tmp_path: Path) -> None:
+    copy = _copy(tmp_path)
+    env = _env_without_suite()
+    done = subprocess.run(["node", "check-vectors.mjs", "splitmix64", "uniform"], cwd=copy, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines() == ["PASS      splitmix64: 136 cases", "PASS      uniform: 136 cases"]
+    done = subprocess.run(["node", "check-vectors.mjs", "relax"], cwd=copy, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 1
+    assert "relax is not written yet (step 11 of the checklist in README.md)" in done.stdout
+
+
+def test_check_vectors_says_in_one_line_when_the_suite_is_not_where_it_was_told(tmp_path: Path) -> None:
+    copy = _copy(tmp_path)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    done = subprocess.run(["node", "check-vectors.mjs", "splitmix64", "--suite", str(empty)], cwd=copy,
+                          env=_env_without_suite(), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (f"check-vectors: --suite {empty}: no goldens/vectors folder in it; pass the suite folder "
+                           "(the one holding goldens/vectors), or leave --suite out to use the installed suite\n")
+    env = _env_without_suite()
+    env["ORCA_CONFORMANCE_SUITE"] = str(empty)
+    done = subprocess.run(["node", "check-vectors.mjs", "splitmix64"], cwd=copy, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1
+    assert done.stderr.startswith(f"check-vectors: ORCA_CONFORMANCE_SUITE={empty}: no goldens/vectors folder")
+    env = _env_without_suite()
+    env["PYTHON"] = str(tmp_path / "no-such-python")
+    env["PATH"] = str(tmp_path)  # neither python3 nor python: the installed package cannot be asked
+    done = subprocess.run([shutil.which("node"), "check-vectors.mjs", "splitmix64"], cwd=copy, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1, done.stderr
+    assert "no-such-python: not found; python: not found" in done.stderr
+    assert "install the suite" in done.stderr and "--suite DIR" in done.stderr
+
+
+def test_a_copy_names_its_own_readme_in_the_matrix(tmp_path: Path, monkeypatch) -> None:
+    copy = _copy(tmp_path)
+    # From the suite's folder (usually written absolute, the shorter there) and from the copy's parent
+    # (written my-port/README.md); ExecRunner starts the port in the current folder.
+    for cwd in (ROOT, tmp_path.resolve()):
+        monkeypatch.chdir(cwd)
+        runner_id = f"exec:node {copy / 'port.mjs'}"
+        result = run_matrix([scenario("head-on-exact")], [runner_id], ROOT / "goldens", with_vectors=False)
+        reason = result.cells[("orca/head-on-exact", runner_id)].reason
+        assert (f"preferred_velocity is not written yet (step 14 of the checklist in "
+                f"{_shown(copy / 'README.md', cwd)})") in reason
+        assert "runners/skeleton-js" not in reason
+
+
+def test_the_readme_commands_run_from_the_copy(tmp_path: Path, monkeypatch, capsys) -> None:
+    copy = _copy(tmp_path)
+    monkeypatch.chdir(copy)
+    monkeypatch.delenv("ORCA_CONFORMANCE_SUITE", raising=False)
+    assert main(["matrix", "--runner", "exec:node port.mjs", "--no-vectors", "--scenarios", "orca/zero-agents"]) == 0
+    assert "1 passed, 0 failed" in capsys.readouterr().out

@@ -10,7 +10,8 @@ import time
 import pytest
 
 from conformance.runners.build import zig_available
-from conformance.judge.matrix import PASS, VECTORS_ROW, format_table, run_matrix
+from conformance.judge.matrix import PASS, VECTORS_ROW, run_matrix
+from conformance.judge.cell_text import format_table
 from conformance.runners import resolve
 from conformance.runners.base import RunnerError
 from conformance.contract.scenario import load_suite

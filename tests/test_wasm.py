@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from conformance.runners.build import DETERMINISM_FLAGS
-from conformance.judge.matrix import ERROR, PASS, VECTORS_ROW, format_table, run_matrix
+from conformance.judge.matrix import ERROR, PASS, VECTORS_ROW, run_matrix
+from conformance.judge.cell_text import format_table
 from conformance.runners import DEFAULT_COLUMNS, resolve
 from conformance.runners.base import RunnerError, RunnerUnavailable
 from conformance.runners.exec_runner import Limits

@@ -21,11 +21,10 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from difflib import get_close_matches
 from functools import lru_cache
 from pathlib import Path
 
-from ..errors import InputError
+from ..errors import InputError, cannot_read, did_you_mean
 from . import schema_files
 from .spec_text import FILE_NAME, normalise
 
@@ -86,8 +85,7 @@ class ClauseMap:
             raise InputError(file, key_path, "a non-empty list of clause ids (conformance/contract/clauses.json)")
         for k, clause_id in enumerate(ids):
             if clause_id not in self.clauses:
-                close = get_close_matches(clause_id, list(self.clauses), n=1)
-                hint = f"; did you mean {close[0]!r}?" if close else ""
+                hint = did_you_mean(clause_id, list(self.clauses))
                 raise InputError(file, f"{key_path}[{k}]", f"unknown clause {clause_id!r}{hint} "
                                  "(ids: orca-conformance clauses --list)")
         return tuple(ids)
@@ -135,7 +133,7 @@ def parse_map(data: object, file: str) -> ClauseMap:
         for key in ("notes", "restates"):
             for m, ref in enumerate(raw.get(key, ())):
                 if ref not in clauses:
-                    raise InputError(file, f"clauses[{k}].{key}[{m}]", f"unknown clause {ref!r}")
+                    raise InputError(file, f"clauses[{k}].{key}[{m}]", f"unknown clause {ref!r}{did_you_mean(ref, list(clauses))}")
     return ClauseMap(clauses, data["text"]["sha256"])
 
 
@@ -207,7 +205,7 @@ def verify_text(path: Path, clauses: ClauseMap | None = None) -> list[ClauseChec
     try:
         data = path.read_bytes()
     except OSError as err:
-        raise InputError(str(path), "", f"cannot read: {err.strerror or err}") from None
+        raise cannot_read(path, err) from None
     return verify_lines(text_lines(data), clauses or clause_map())
 
 

@@ -16,7 +16,7 @@ from typing import Iterator
 
 from . import generators, schema_files, strict_yaml
 from .clauses import clause_map
-from ..errors import InputError, format_path
+from ..errors import CannotRead, InputError, cannot_read, did_you_mean, format_path
 from .expectations import validate_expect
 from ..solver import AgentParams
 from ..solver.neighbors import Segment
@@ -30,6 +30,7 @@ MAX_AGENTS = 20_000
 MAX_SEGMENTS = 10_000
 MAX_AGENT_STEPS = 50_000_000
 """agents * steps above this is an absurd size for a conformance scene."""
+GROUP_KEYS = ("agent", "circle", "block", "params")  # one of the first three, and optional params
 
 DEFAULT_PARAMS: dict[str, float | int] = {
     "radius": 0.5,
@@ -165,10 +166,10 @@ def _check_groups(file: str, data: dict) -> None:
         if not isinstance(group, dict):
             continue
         kinds = [k for k in ("agent", "circle", "block") if k in group]
-        unknown = [k for k in group if k not in ("agent", "circle", "block", "params")]
+        unknown = [k for k in group if k not in GROUP_KEYS]
         if unknown:
-            raise InputError(file, format_path(["agents", i, unknown[0]]),
-                             "unknown key (a group is one of agent, circle, block, plus optional params)")
+            hint = did_you_mean(unknown[0], GROUP_KEYS) or " (a group is one of agent, circle, block, plus params)"
+            raise InputError(file, format_path(["agents", i, unknown[0]]), f"unknown key {unknown[0]!r}{hint}")
         if len(kinds) != 1:
             raise InputError(file, format_path(["agents", i]),
                              f"a group needs exactly one of agent, circle, block (got {kinds or 'none'})")
@@ -284,10 +285,8 @@ def load_scenario(path: Path, root: Path | None = None) -> Scenario:
             if len(data) > strict_yaml.MAX_BYTES:
                 raise InputError(file, "", f"file larger than {strict_yaml.MAX_BYTES} bytes")
             text = data.decode("utf-8")
-        except OSError as err:
-            raise InputError(file, "", f"cannot read: {err.strerror or err}") from None
-        except UnicodeDecodeError as err:
-            raise InputError(file, "", f"not UTF-8: byte 0x{data[err.start]:02X} at offset {err.start}") from None
+        except (OSError, UnicodeDecodeError) as err:
+            raise cannot_read(file, err) from None
         scenario = parse_scenario(strict_yaml.load(text, file), file)
         if root is not None:
             _check_id_matches_path(scenario, path, root)
@@ -301,7 +300,7 @@ def one_line(err: InputError) -> InputError:
     parts = (printable(err.file, 300), printable(err.key_path, 200), printable(err.reason, 400))
     if parts == (err.file, err.key_path, err.reason):
         return err
-    clean = InputError(*parts)
+    clean = CannotRead(parts[0], printable(err.why, 300)) if isinstance(err, CannotRead) else InputError(*parts)
     clean.__cause__ = None
     return clean
 

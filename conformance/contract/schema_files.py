@@ -5,15 +5,17 @@ Contract: ``read_valid(path, name)`` reads a JSON file that must follow
 ``schemas/<name>.schema.json`` (InputError naming the file, the key path and the reason
 otherwise): every loader of a committed or exchanged file goes through it.  ``validator(name)``
 is the Draft 2020-12 validator of ``schemas/<name>.schema.json`` (``scenario``, ``report``,
-``protocol/run-step-reply``, ...); ``problem(name, data)`` is None for
-a valid document, else ``(key path, reason)`` of its most specific error: into the alternatives
-of a oneOf/anyOf, an unknown key said as such, and a missing key named in the path.  The key
-path reads ``agents[2].circle.count``.
+``protocol/run-step-reply``, ...); ``problem(name, data)`` is None for a valid document, else
+``(key path, reason)`` of its most specific error: into the alternatives of a oneOf/anyOf, an
+unknown key named in the path and said as such (``unknown key 'max_sped'; did you mean
+'max_speed'?``), and a missing key named in the path.  The key path reads
+``agents[2].circle.count``.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from importlib import resources
 
@@ -22,7 +24,7 @@ from referencing import Registry, Resource
 
 from pathlib import Path
 
-from ..errors import InputError, format_path
+from ..errors import InputError, did_you_mean, format_path
 from ..jsonfile import read_json
 
 
@@ -55,13 +57,24 @@ def problem(name: str, data: object) -> tuple[str, str] | None:
     while err.context:  # descend into oneOf/anyOf to the most specific reason
         err = jsonschema.exceptions.best_match(err.context)
     path, reason = list(err.absolute_path), err.message
-    if err.validator == "additionalProperties":
-        reason = "unknown key: " + reason
+    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+        unknown, known = _unknown_key(err.instance, err.schema)
+        path, reason = path + [unknown], f"unknown key {unknown!r}{did_you_mean(unknown, known)}"
     if err.validator == "required" and isinstance(err.instance, dict):
         missing = [key for key in err.validator_value if key not in err.instance]
         if missing:
             path, reason = path + [missing[0]], "missing (required)"
     return format_path(path), reason
+
+
+def _unknown_key(instance: dict, schema: dict) -> tuple[str, list[str]]:
+    """The first key of ``instance`` that ``schema`` does not allow, and the keys it names."""
+    known = list(schema.get("properties", {}))
+    patterns = [re.compile(p) for p in schema.get("patternProperties", {})]
+    for key in instance:
+        if key not in known and not any(p.search(key) for p in patterns):
+            return str(key), known
+    return "", known
 
 
 def read_valid(path: Path, name: str) -> object:

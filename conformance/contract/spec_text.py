@@ -11,7 +11,7 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import InputError
+from ..errors import cannot_read
 
 TITLE = "ORCA solver · onepath docs"
 SUBJECT = "RecursiveAI.OnePath.Crowds.Orca"
@@ -50,7 +50,7 @@ def check(path: Path) -> SpecCheck:
     try:
         data = path.read_bytes()
     except OSError as err:
-        raise InputError(str(path), "", f"cannot read: {err.strerror or err}") from None
+        raise cannot_read(path, err) from None
     digest = hashlib.sha256(data).hexdigest()
     same = hashlib.sha256(normalise(data)).hexdigest() == NORMALISED_SHA256
     return SpecCheck(digest == SHA256, digest == SHA256 or same, digest)

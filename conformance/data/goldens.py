@@ -24,7 +24,7 @@ from .. import __version__
 from ..contract import schema_files
 from ..contract.driver import run
 from ..contract.expectations import check_expectations
-from ..errors import InputError
+from ..errors import InputError, did_you_mean
 from . import vectors
 from .figures import FigureRecorder
 from .suite import Suite
@@ -172,8 +172,10 @@ def regen_targets(suite: Suite, ids: list[str], include_slow: bool) -> tuple[lis
     families = [i[len("vectors/"):] for i in ids if i.startswith("vectors/")]
     unknown = [f for f in families if f not in vectors.FAMILY_BY_NAME]
     if unknown:
-        raise InputError("command line", "ids", f"no vector family {unknown[0]!r}; known: "
-                         + ", ".join(f.name for f in vectors.FAMILIES))
+        names = [f.name for f in vectors.FAMILIES]
+        hint = did_you_mean(unknown[0], names, prefix="vectors/")
+        raise InputError("command line", "ids",
+                         f"unknown vector family {unknown[0]!r}" + (hint or f"; known: {', '.join(names)}"))
     scenario_ids = [i for i in ids if not i.startswith("vectors/")]
     scenarios = suite.select(scenario_ids, include_slow) if scenario_ids or not families else []
     return scenarios, (families if ids else None)

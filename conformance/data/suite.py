@@ -10,7 +10,9 @@ lists them all).  ``select(None, ...)`` means "every scenario", so any broken fi
 ``ScenarioFileErrors`` naming every one; ``select(patterns, ...)`` and ``scenario(id)`` raise
 only for broken files whose id (their path below scenarios/) is asked for, and print one
 ``warning:`` line on stderr for each other broken file, once per ``Suite``.  ``scenarios()``
-is every scenario that loads, with the same warnings.
+is every scenario that loads, with the same warnings.  ``id_of(text)`` turns a scenario file's
+path into its id (a command may be given either).  An id or glob that matches nothing is an
+``InputError`` suggesting the nearest id (``errors.did_you_mean``), if one is near.
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import InputError
-from ..contract.scenario import BrokenFile, Scenario, ScenarioFileErrors, SuiteLoad, load_each
+from ..errors import InputError, did_you_mean
+from ..contract.scenario import BrokenFile, Scenario, ScenarioFileErrors, SuiteLoad, load_each, presumed_id
 
 
 @dataclass(frozen=True)
@@ -72,8 +74,21 @@ class Suite:
         for scenario in loaded.scenarios:
             if scenario.id == scenario_id:
                 return scenario
-        raise InputError("command line", "id", f"no scenario has the id {scenario_id!r} "
-                         "(see: orca-conformance check --list)")
+        raise _no_match("id", scenario_id, [s.id for s in loaded.scenarios])
+
+    def id_of(self, given: str) -> str:
+        """The scenario id a command-line argument names: an id as it is, or a scenario file
+        (a path ending in ``.yaml``, relative to the working folder or else to the suite) as its
+        path below ``scenarios/`` without ``.yaml``; ``InputError`` for a file outside it."""
+        if not given.endswith(".yaml"):
+            return given
+        path = Path(given)
+        tries = [path.resolve()] + ([] if path.is_absolute() else [(self.root / path).resolve()])
+        for full in tries:
+            if full.is_relative_to(self.scenarios_dir):
+                return presumed_id(full, self.scenarios_dir)
+        raise InputError("command line", "id", f"{given!r} is not a file below {self.scenarios_dir} "
+                         "(give a scenario id, or the path of a file below the suite's scenarios/)")
 
     def select(self, patterns: list[str] | None, include_slow: bool) -> list[Scenario]:
         """Scenarios whose id matches any glob pattern (all when none); slow ones only when
@@ -102,10 +117,7 @@ class Suite:
         if patterns:
             for pattern in patterns:
                 if not any(fnmatch.fnmatchcase(s.id, pattern) for s in everything):
-                    from difflib import get_close_matches
-                    close = get_close_matches(pattern, [s.id for s in everything], n=1)
-                    hint = f"; did you mean {close[0]!r}?" if close else " (see: orca-conformance check --list)"
-                    raise InputError("command line", "scenarios", f"no scenario matches {pattern!r}{hint}")
+                    raise _no_match("scenarios", pattern, [s.id for s in everything])
         return chosen
 
     def _warn(self, broken: tuple[BrokenFile, ...]) -> None:
@@ -114,6 +126,13 @@ class Suite:
             if b.path not in self._warned:
                 self._warned.add(b.path)
                 print(f"warning: skipping a broken scenario file: {b.error}", file=sys.stderr, flush=True)
+
+
+def _no_match(key_path: str, pattern: str, ids: list[str]) -> InputError:
+    """``no scenario matches 'orca/hed-on*'; did you mean 'orca/head-on-exact'?`` (an id whose
+    name is near the pattern's literal part), or where to see the ids when none is near."""
+    hint = did_you_mean(pattern, ids) or " (see: orca-conformance check --list)"
+    return InputError("command line", key_path, f"no scenario matches {pattern!r}{hint}")
 
 
 def _matches(scenario_id: str, patterns: list[str]) -> bool:

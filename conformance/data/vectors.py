@@ -20,7 +20,7 @@ from typing import Callable, Sequence
 
 from ..contract import driver, schema_files
 from . import vector_boundaries, vector_edges, vector_random
-from ..errors import InputError
+from ..errors import InputError, cannot_read, did_you_mean
 from ..contract.float_bits import hexd, unhexd
 from ..solver import constraint, fallback, linear_program, neighbors, obstacle
 from .vector_random import TOUCHING, magnitude, point, program_lines, unit
@@ -252,7 +252,7 @@ def read_vectors(path: Path) -> tuple[str, list[dict]]:
     try:
         stat = path.stat()
     except OSError as err:
-        raise InputError(str(path), "", f"cannot read: {err}") from None
+        raise cannot_read(path, err) from None
     key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
     if key not in _READ:
         _READ[key] = _read_vectors(path)
@@ -264,7 +264,7 @@ def _read_vectors(path: Path) -> tuple[str, list[dict]]:
     data = schema_files.read_valid(path, "vectors")
     name = data["family"]
     if name not in FAMILY_BY_NAME:
-        raise InputError(file, "family", f"unknown family {name!r}")
+        raise InputError(file, "family", f"unknown vector family {name!r}{did_you_mean(name, list(FAMILY_BY_NAME))}")
     family = FAMILY_BY_NAME[name]
     for key, codes in (("args", family.args), ("result", family.result)):
         if tuple(data[key]) != codes:

@@ -13,6 +13,7 @@ and a note.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from ..data import vectors
@@ -42,6 +43,7 @@ def encoding_cause(result: Diagnosis, got: StateDump, reported_hash: str) -> Non
     result.citation = Citation("hash.bytes")
     k = result.step
     canonical = canonical_hash(got.agents)
+    result.headline = "the state hash encoding is wrong: equal states, other hashes"
     if canonical is None:
         result.cause = (f"the state hash encoding is wrong: the dumped state of step {k} equals the reference's "
                         "bit for bit, but the hashes differ")
@@ -51,6 +53,7 @@ def encoding_cause(result: Diagnosis, got: StateDump, reported_hash: str) -> Non
     matches = [description for description, digest in wrong_encodings(got.agents) if digest == reported_hash]
     if matches:
         result.encoding = matches[0]
+        result.headline = f"the state hash encoding is wrong: the port hashes the state written with {matches[0]}"
         result.cause = f"{text}; that is the hash of the state written with {matches[0]}"
         if len(matches) > 1:
             result.cause += f" (or {len(matches) - 1} other layouts that give the same bytes for this state)"
@@ -67,6 +70,7 @@ def position_cause(result: Diagnosis, scene: Scene, expected_prev: StateDump, go
     result.citation = Citation("step.phases")
     result.cause = (f"position update (p = p + v*dt) is wrong: same state and preferred velocities at step {k - 1} "
                     f"and every new velocity of step {k} equals the reference's, but the positions differ")
+    result.headline = "the position update p = p + v*dt is wrong"
     if diff is None:
         return
     i = diff.agent
@@ -75,8 +79,10 @@ def position_cause(result: Diagnosis, scene: Scene, expected_prev: StateDump, go
     if bits(diff.got) == bits(prev[f] + prev[2 + f] * scene.dt):
         result.cause += (f" (agent {i}: it equals p + v*dt with the velocity of step {k - 1}: the port moved with "
                          "the old velocity, before storing the new one)")
+        result.headline += " (it moves with the old velocity)"
     elif bits(diff.got) == bits(prev[f]):
         result.cause += f" (agent {i}: the position was not updated)"
+        result.headline += " (the position is not updated)"
 
 
 def _expected_positions(expected_prev: StateDump, got: StateDump, dt: float) -> StateDump:
@@ -102,6 +108,7 @@ def solver_cause(result: Diagnosis, scene: Scene, runner: Runner, agent: int, ex
         port = runner_agent_step(runner, args)
     except RunnerError as err:
         result.kind, result.cause = SOLVER, plain
+        result.headline = f"agent {agent}'s new velocity differs (the port's agent_step primitive failed)"
         result.citation = Citation("step.start-state", list(FAMILY_CLAUSES["agent_step"][1:4]), found=False)
         result.notes.append(f"the port's agent_step primitive failed ({err.reason[:200]}), so its constraint "
                             "assembly and programs could not be told from the composition of its step")
@@ -126,6 +133,7 @@ def solver_cause(result: Diagnosis, scene: Scene, runner: Runner, agent: int, ex
                         f"{difference.describe()}{reading}")
         result.citation = boundary or cite_constraint(scene, expected_prev, difference, reference.lines, port.lines,
                                                       reference.hard, runner)
+        result.headline = _list_headline(agent, difference, result.citation)
     elif difference is not None:
         result.kind, result.constraint = VELOCITY, difference
         prm = scene.agents[agent].params
@@ -134,8 +142,34 @@ def solver_cause(result: Diagnosis, scene: Scene, runner: Runner, agent: int, ex
         result.cause = (f"solver bug in the linear program or its fallback: {where}, the port's agent_step gives "
                         f"agent {agent} the reference's {_constraints(reference)} but another new velocity "
                         f"({difference.describe()})")
+        result.headline = (f"agent {agent}'s new velocity differs from the same constraints: the linear program "
+                           "or its fallback")
     else:
         _composition_cause(result, scene, agent, reference, expected_prev, got)
+
+
+PARENTHESES = re.compile(r"\s*\([^()]*\)")
+
+
+def brief(text: str) -> str:
+    """A cause's words without their parenthesised explanations, for a headline."""
+    return PARENTHESES.sub("", text)
+
+
+def _list_headline(agent: int, difference: ConstraintDifference, citation: Citation) -> str:
+    """The constraint-list cause in one sentence: the reading, the neighbor search or the
+    primitive that explains the port's list, as found."""
+    what = f"agent {agent}'s constraint list differs"
+    if difference.reading:
+        return f"{what}: {brief(difference.reading)} reproduces it"
+    if citation.found and citation.reading:
+        return f"{what}: {brief(citation.reading)}"
+    if difference.neighbors:
+        return f"{what}: the port's own {difference.port_neighbors[0]} primitive gives other neighbors" \
+            if difference.port_neighbors else f"{what}: the neighbor search is wrong"
+    if difference.primitive.startswith("the port's own"):
+        return f"{what}: " + difference.primitive.split(" for the inputs")[0]
+    return f"{what} (its primitives pass; suspect what is fed to them)"
 
 
 def _weigh_evidence(difference: ConstraintDifference, scene: Scene, state: StateDump, runner: Runner,
@@ -178,5 +212,7 @@ def _composition_cause(result: Diagnosis, scene: Scene, agent: int, reference: S
                     f"its step gives agent {agent} another velocity: the step does not compose them as the text "
                     "does (agents updated in place, one after the other, instead of every new velocity from the "
                     "start-of-step state; or another time step, preferred velocity or parameter fed to the step)")
+    result.headline = "every primitive agrees but the step does not: the step composes them otherwise"
     if got is not None and sequential_reproduces(scene, expected_prev, got, agent):
         result.cause += f"; an in-place sequential update reproduces the port's velocity of agent {agent}"
+        result.headline = "the step updates the agents in place, one after the other (the primitives agree)"

@@ -53,6 +53,8 @@ class Diagnosis:
     step: int
     state: Difference | None = None
     cause: str = ""
+    headline: str = ""
+    """The cause in one short sentence: what a red cell's first line says (``cause`` says it all)."""
     kind: str = ""
     """The cause as a key: hash-encoding, load, driver, position-update, constraints, velocity,
     composition, solver (or empty when nothing could be said)."""
@@ -100,9 +102,6 @@ class Diagnosis:
             parts.append(self.cause)
         if self.citation is not None:
             parts.append(self.cites())
-        if self.vector_family:
-            case = f"first failing primitive: {self.vector_family} (case {self.vector_case})"
-            parts.append(case + (f": {self.vector_detail}" if self.vector_detail else ""))
         return "; ".join(parts)
 
     def informative(self) -> bool:
@@ -173,6 +172,7 @@ def diagnose(scene: Scene, step: int, runner: Runner, reference: Runner, reporte
         if result.state.agent < 0:
             result.kind = LOAD
             result.cause = f"the port's dump of step {step} has {len(got.agents)} agents, the scene {len(expected.agents)}"
+            result.headline = f"the port's state has {len(got.agents)} agents, the scene {len(expected.agents)}"
             result.citation = Citation("scene.indices")
             return result
         _check_consistency(result, got, reported_hash)
@@ -181,7 +181,7 @@ def diagnose(scene: Scene, step: int, runner: Runner, reference: Runner, reporte
     if step == 0:
         if result.state is not None:
             result.kind = LOAD
-            result.cause = "the initial state differs: the scene was not loaded exactly"
+            result.cause = result.headline = "the initial state differs: the scene was not loaded exactly"
             result.citation = Citation("scene.numbers", ["arith.state"])
             _precision(result, got, expected)
         return result
@@ -203,6 +203,8 @@ def _precision(result: Diagnosis, got: StateDump | None, expected: StateDump | N
         finding = ("the port's state is float32: every position and velocity that differs from the reference's "
                    "is a float32 value (its low 29 mantissa bits zero) within float32 rounding of it")
         result.cause = f"{finding}; {result.cause}" if result.cause else finding
+        short = "the port's state is float32 (low 29 mantissa bits zero)"
+        result.headline = f"{short}; {result.headline}" if result.headline else short
         others = result.citation.ids if result.citation is not None else []
         result.citation = Citation("arith.state", ["arith.binary64"] + others)
 
@@ -258,6 +260,7 @@ def _step_cause(result: Diagnosis, scene: Scene, runner: Runner, expected: State
         result.kind = DRIVER
         result.cause = (f"driver bug: the preferred velocities computed from step {k - 1} already differ "
                         f"({result.preferred.describe()})")
+        result.headline = f"driver bug: agent {result.preferred.agent}'s preferred velocity from step {k - 1} differs"
         agent = result.preferred.agent
         result.citation = cite_driver(scene, expected_prev, agent, k - 1, tuple(got_prev.agents[agent][4:6]),
                                       _reference_waypoint(scene, k - 1, agent))
@@ -274,6 +277,7 @@ def _step_cause(result: Diagnosis, scene: Scene, runner: Runner, expected: State
         result.cause = (f"the port's step {k} failed before giving a state to compare, from the reference's state "
                         f"and preferred velocities of step {k - 1}: the failure is in its step, not in the state it "
                         "started from")
+        result.headline = f"the port's step {k} failed from the reference's state of step {k - 1}"
         result.citation = Citation("step.phases", ["step.start-state"], found=False)
         return
     solver_cause(result, scene, runner, agent, expected_prev, got)

@@ -21,6 +21,7 @@ from ..runners.build import announcing
 from .diagnosis import Diagnosis, diagnose, first_failing_dump, parse_non_finite
 from ..contract.clauses import Citation, clause_map
 from .citation import cite_vector_cases
+from .matrix_clock import ColumnMeter, MatrixClock
 from .vector_failure import VectorFailure, describe_case, rounding_only
 from ..data.goldens import OK as GOLDEN_OK
 from ..data.goldens import golden_status
@@ -52,6 +53,9 @@ class Cell:
     compared: int = 0
     seconds: float = 0.0
     citation: Citation | None = None  # the vectors row's (a scenario cell's is its diagnosis's)
+    brief: list[str] = field(default_factory=list)
+    """The vectors row's short form (a headline, then at most two lines); a scenario cell's comes
+    from its diagnosis (judge/cell_text.py)."""
 
     def short(self) -> str:
         return status_text(self.status, self.step)
@@ -151,6 +155,8 @@ def attach_vector_failure(diagnosis: Diagnosis, vector_failure: tuple[str, int] 
                                                     cause=f"at the step: {diagnosis.cause}" if diagnosis.cause
                                                     else "the step shows it")
             diagnosis.citation = Citation("arith.binary64", diagnosis.citation.ids if diagnosis.citation else [])
+            diagnosis.headline = ("the floating-point evaluation differs, not the logic: the formula primitives "
+                                  "differ by rounding only")
 
 
 UNDIAGNOSED_ERRORS = ("no reply to", "exceeded", "budget", "without a newline", "fuel exhausted", "build failed",
@@ -276,8 +282,9 @@ def vector_cell(runner: Runner, folder: Path) -> tuple[Cell, VectorFailure | Non
             detail = describe_case(name, cases[bad[0]]["args"], cases[bad[0]]["result"], got)
             failure = VectorFailure(name, bad[0], detail)
             failure.citation = cite_vector_cases(name, cases, results, bad)
-            cell.reason = (f"first failing primitive: {name}, case {bad[0]} of {len(cases)} "
-                           f"({len(bad)} bad): {detail}; breaks {clause_map().cite(failure.citation.primary)}")
+            failure.where = f"{name}, case {bad[0]} of {len(cases)} ({len(bad)} bad)"
+            cell.reason = (f"first failing primitive: {failure.where}: {detail}; "
+                           f"breaks {clause_map().cite(failure.citation.primary)}")
     if diverged:
         cell.status = DIVERGED
         cell.citation = failure.citation
@@ -295,9 +302,24 @@ def vector_cell(runner: Runner, folder: Path) -> tuple[Cell, VectorFailure | Non
         if errors and (diverged or len(errors) > 1):
             summary.append("errors: " + ", ".join(name for name, _ in errors))
         cell.reason += " [" + "; ".join(summary) + "]"
+        cell.brief = _vector_brief(cell, failure, "; ".join(summary))
     cell.compared = total
     cell.seconds = time.perf_counter() - started
     return cell, failure
+
+
+def _vector_brief(cell: Cell, failure: VectorFailure, families: str) -> list[str]:
+    """The vectors row's short form: the first failing case (or error) and the families' tally,
+    its expected and actual results, the clause."""
+    if cell.status == ERROR:
+        return [f"{cell.reason.split(' [')[0]}", families]
+    head = f"first failing primitive {failure.where}; {families}"
+    if failure.rounding:
+        head = f"the floating-point evaluation differs, not the logic ({failure.rounding} differ by rounding only); {head}"
+    if failure.citation is not None:
+        head += f" (breaks {failure.citation.primary})"
+    results = failure.detail[failure.detail.find("expected "):] if "expected " in failure.detail else failure.detail
+    return [head, results]
 
 
 def run_matrix(scenarios: list[Scenario], runners: list[str | Runner], goldens: Path,
@@ -306,16 +328,18 @@ def run_matrix(scenarios: list[Scenario], runners: list[str | Runner], goldens: 
 
     ``jobs`` columns run at once, each in a thread of its own: the runners spend their time in
     native code that releases the GIL (cffi, wasmtime, Unicorn) or in child processes, so two
-    columns use two cores.  A column's cells do not depend on what else runs."""
+    columns use two cores.  A column's cells do not depend on what else runs.  The bar counts
+    each column's share exactly (``ColumnMeter``); its ETA is the ``MatrixClock``'s."""
     started = time.perf_counter()
     rows = ([VECTORS_ROW] if with_vectors else []) + [s.id for s in scenarios]
     resolved = [resolve(r) if isinstance(r, str) else r for r in runners]  # the registry, in this thread
     result = MatrixResult(rows, [given if isinstance(given, str) else given.id for given in runners])
-    per_runner = sum(len(s.scene.agents) * (s.scene.steps + 1) + 1 for s in scenarios)
-    with Progress(per_runner * len(resolved), "matrix", unit="agent-states") as bar, announcing(bar.note):
-        work = [(runner_id, runner, scenarios, goldens, with_vectors, result, bar, per_runner)
+    clock = MatrixClock.for_matrix(result.runners, scenarios, VECTORS_ROW if with_vectors else None, jobs)
+    bar = Progress(clock.units * len(resolved), "matrix", unit="agent-states", eta=clock.remaining_seconds)
+    with bar, announcing(bar.note):
+        work = [(runner_id, runner, scenarios, goldens, with_vectors, result, bar, clock.meter(bar, runner_id))
                 for runner_id, runner in zip(result.runners, resolved)]
-        if jobs <= 1 or len(work) <= 1:
+        if clock.jobs == 1:
             for job in work:
                 _column(*job)
         else:
@@ -328,8 +352,9 @@ def run_matrix(scenarios: list[Scenario], runners: list[str | Runner], goldens: 
 
 
 def _column(runner_id: str, runner: Runner, scenarios: list[Scenario], goldens: Path, with_vectors: bool,
-            result: MatrixResult, bar: Progress, per_runner: int) -> None:
-    """One column's cells into ``result`` (each column writes only its own cells)."""
+            result: MatrixResult, bar: Progress, meter: ColumnMeter) -> None:
+    """One column's cells into ``result`` (each column writes only its own cells); ``meter``
+    advances the bar by the column's exact share and tells the clock each cell's time."""
     column_started = time.perf_counter()
     reference = ReferenceRunner()
     try:
@@ -340,21 +365,22 @@ def _column(runner_id: str, runner: Runner, scenarios: list[Scenario], goldens: 
         reason = str(err) if status == SKIPPED else _with_stderr(err)
         for row in result.rows:
             result.cells[(row, runner_id)] = Cell(row, runner_id, status, reason=reason)
-        bar.advance(per_runner)
+        meter.finish()
         bar.note(_column_line(result, runner_id, time.perf_counter() - column_started))
         return
     failure = None
+    meter.clock.started(runner_id)
     try:
         if with_vectors:
-            cell, failure = vector_cell(runner, goldens / "vectors")
+            with meter.cell(VECTORS_ROW):
+                cell, failure = vector_cell(runner, goldens / "vectors")
             result.cells[(VECTORS_ROW, runner_id)] = cell
         for s in scenarios:
-            bar.advance(1, label=f"{runner_id} {s.id}")
-            weight = max(1, len(s.scene.agents))
-            result.cells[(s.id, runner_id)] = compare_scenario(
-                s, runner, goldens, reference, failure, on_step=lambda: bar.advance(weight))
+            with meter.cell(s.id) as step:
+                result.cells[(s.id, runner_id)] = compare_scenario(s, runner, goldens, reference, failure, step)
     finally:
         runner.close()
+        meter.finish()
     bar.note(_column_line(result, runner_id, time.perf_counter() - column_started))
 
 
@@ -370,31 +396,3 @@ def _column_line(result: MatrixResult, runner_id: str, seconds: float) -> str:
     counts = {status: sum(c.status == status for c in cells) for status in (PASS, DIVERGED, ERROR, SKIPPED)}
     text = ", ".join(f"{n} {status.lower()}" for status, n in counts.items() if n)
     return f"column {runner_id}: {text} ({seconds:.1f} s)"
-
-
-def format_table(result: MatrixResult) -> str:
-    """Rows scenarios, columns runners, one status per cell; then one line per red cell (a
-    SKIPPED column also gets the doctor's needs line: what is missing and how to install it)."""
-    from ..runners.needs import needs_line
-    first = max([len("scenario")] + [len(r) for r in result.rows])
-    widths = [max([len(r)] + [len(result.cells[(row, r)].short()) for row in result.rows if (row, r) in result.cells])
-              for r in result.runners]
-    lines = ["  ".join(["scenario".ljust(first)] + [r.ljust(w) for r, w in zip(result.runners, widths)])]
-    lines.append("  ".join(["-" * first] + ["-" * w for w in widths]))
-    for row in result.rows:
-        cells = [result.cells[(row, r)].short().ljust(w) for r, w in zip(result.runners, widths)]
-        lines.append("  ".join([row.ljust(first)] + cells).rstrip())
-    details = [c for c in result.cells.values() if c.status != PASS]
-    skipped_runners = {c.runner: c.reason for c in details if c.status == SKIPPED}
-    if details:
-        lines.append("")
-    for runner, reason in skipped_runners.items():
-        lines.append(f"SKIPPED  {runner}: {reason}")
-        lines.append(f"         {needs_line(runner)}")
-    for c in details:
-        if c.status != SKIPPED:
-            lines.append(f"{c.status:<8} {c.row} [{c.runner}]: {c.reason}")
-            if c.diagnosis is not None:
-                for note in c.diagnosis.notes:
-                    lines.append(f"         {note}")
-    return "\n".join(lines)

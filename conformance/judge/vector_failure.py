@@ -67,12 +67,15 @@ class VectorFailure(tuple):
     rounding: str
     citation: "Citation | None" = None
     """The clause the failing cases break (judge/citation.py), set by the vectors row."""
+    where: str = ""
+    """"family, case i of n (k bad)", set by the vectors row."""
 
     def __new__(cls, family: str, case: int, detail: str = "", rounding: str = "") -> "VectorFailure":
         self = super().__new__(cls, (family, case))
         self.detail = detail
         self.rounding = rounding
         self.citation = None
+        self.where = family
         return self
 
     @property

@@ -35,13 +35,19 @@ class View:
     height: int
 
     @classmethod
-    def fit(cls, points: list[Point], size: int, margin: float = 1.0) -> "View":
+    def fit(cls, points: list[Point], size: int, margin: float = 1.0, min_height: int | None = None) -> "View":
+        """The points, with ``margin`` metres around them, centred in a picture ``size`` pixels
+        wide: square (``min_height`` None), or as tall as the content needs but at least
+        ``min_height``, so that a wide scene leaves no blank band above it."""
         xs = [p[0] for p in points] or [0.0]
         ys = [p[1] for p in points] or [0.0]
         xmin, xmax = min(xs) - margin, max(xs) + margin
         ymin, ymax = min(ys) - margin, max(ys) + margin
         scale = size / max(xmax - xmin, ymax - ymin, 1e-9)
-        return cls(xmin, ymin, scale, size)
+        height = size if min_height is None else max(min_height, math.ceil((ymax - ymin) * scale))
+        xmin -= (size / scale - (xmax - xmin)) / 2
+        ymin -= (height / scale - (ymax - ymin)) / 2
+        return cls(xmin, ymin, scale, height)
 
     def __call__(self, x: float, y: float) -> Point:
         return (x - self.xmin) * self.scale, self.height - (y - self.ymin) * self.scale
@@ -50,6 +56,9 @@ class View:
 def _colour(i: int) -> str:
     return PALETTE[i % len(PALETTE)]
 
+
+MIN_HEIGHT = 200
+"""The least height of a trajectories picture (a wide, flat scene): room for the scale bar."""
 
 OVERLAY_COLOUR = "#9a9a9a"
 """The reference under a runner's trajectories (render --runner X): wide grey, underneath."""
@@ -68,12 +77,13 @@ def trajectories_svg(frames: list[list[Point]], radii: list[float], segments: li
     is drawn first, wide and grey, with dashed discs, so that the runner's coloured paths lie on
     it where the two agree and leave it where they do not; a legend names both."""
     points = _all_points(frames, goals, segments, reference)
-    view = View.fit(points, size)
+    view = View.fit(points, size, min_height=MIN_HEIGHT)
+    height = view.height
     extra = 24 + (22 if reference is not None else 0)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size + extra}" '
-           f'viewBox="0 0 {size} {size + extra}" font-family="sans-serif" font-size="13">',
-           f'<rect width="{size}" height="{size + extra}" fill="white"/>',
-           f'<text x="6" y="{size + 18}">{escape_text(title)}</text>']
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{height + extra}" '
+           f'viewBox="0 0 {size} {height + extra}" font-family="sans-serif" font-size="13">',
+           f'<rect width="{size}" height="{height + extra}" fill="white"/>',
+           f'<text x="6" y="{height + 18}">{escape_text(title)}</text>']
     for s in segments:
         (x1, y1), (x2, y2) = view(s[0], s[1]), view(s[2], s[3])
         out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="black" stroke-width="3"/>')
@@ -99,9 +109,9 @@ def trajectories_svg(frames: list[list[Point]], radii: list[float], segments: li
             x, y = view(px, py)
             out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{max(1.0, radii[i] * view.scale):.1f}" '
                        f'fill="{_colour(i)}" fill-opacity="0.5" stroke="{_colour(i)}"/>')
-    out.extend(scale_bar(size - size / 4 - 60, size - 12, view.scale, size / 4))
+    out.extend(scale_bar(size - size / 4 - 60, height - 12, view.scale, size / 4))
     if reference is not None:
-        y = size + 38
+        y = height + 38
         out.append(f'<line x1="6" y1="{y - 4}" x2="30" y2="{y - 4}" stroke="{OVERLAY_COLOUR}" stroke-width="4" '
                    f'opacity="0.6"/><text x="36" y="{y}">reference (underneath)</text>')
         out.append(f'<line x1="210" y1="{y - 4}" x2="234" y2="{y - 4}" stroke="{_colour(0)}" stroke-width="1"/>'
@@ -161,7 +171,8 @@ def _raster_frame(frames: list[list[Point]], upto: int, radii, segments, goals, 
                   reference: list[list[Point]] | None = None, runner_label: str = ""):
     Image, ImageDraw = _pillow()
     extra = 24 + (22 if reference is not None else 0)
-    image = Image.new("RGB", (size, size + extra), "white")
+    height = view.height
+    image = Image.new("RGB", (size, height + extra), "white")
     draw = ImageDraw.Draw(image)
     for s in segments:
         draw.line([view(s[0], s[1]), view(s[2], s[3])], fill="black", width=3)
@@ -184,10 +195,10 @@ def _raster_frame(frames: list[list[Point]], upto: int, radii, segments, goals, 
         x, y = view(*frames[upto][i])
         r = max(1.0, radii[i] * view.scale)
         draw.ellipse([x - r, y - r, x + r, y + r], outline=_colour(i))
-    _rasterscale_bar(draw, size - size / 4 - 60, size - 12, view.scale, size / 4)
-    draw.text((6, size + 4), title, fill="black", font=_font())
+    _rasterscale_bar(draw, size - size / 4 - 60, height - 12, view.scale, size / 4)
+    draw.text((6, height + 4), title, fill="black", font=_font())
     if reference is not None:
-        y = size + 34
+        y = height + 34
         draw.line([(6, y), (30, y)], fill="#c8c8c8", width=4)
         draw.text((36, y - 8), "reference (underneath)", fill="black", font=_font())
         draw.line([(210, y), (234, y)], fill=_colour(0))
@@ -238,7 +249,7 @@ def write_picture(path: Path, frames: list[list[Point]], radii: list[float], seg
         path.write_text(trajectories_svg(frames, radii, segments, goals, title, size, reference, runner_label),
                         encoding="utf-8")
         return
-    view = View.fit(_all_points(frames, goals, segments, reference), size)
+    view = View.fit(_all_points(frames, goals, segments, reference), size, min_height=MIN_HEIGHT)
     if suffix == ".png":
         _raster_frame(frames, len(frames) - 1, radii, segments, goals, view, size, title, reference,
                       runner_label).save(path)

@@ -1,8 +1,11 @@
 """A self-contained HTML page of a (merged) hash matrix: colours, details and pictures.
 
 Contract: ``html_page(doc)`` takes a report or merged document and returns one HTML string
-with inline CSS and, for every diverged cell that carries a ``picture``, an inline SVG of the
-reference and the runner around the first divergent step with the divergent agent marked.
+with inline CSS.  It reads top-down: the distinct causes of the red cells first ("What
+failed", each once with the cells that say it), then the matrix, then each red cell as a cause
+box (its short form: judge/cell_text.py), its pictures, and its whole diagnosis folded in a
+``<details>`` (with, for a cell that carries a ``picture``, an inline SVG of the reference and
+the runner around the first divergent step with the divergent agent marked).
 When the diagnosis carries a ``divergence`` series (divergence.py), the cell also shows how the
 difference grows (a log chart of max |Δposition| in metres and ulps, the step where it becomes
 visible marked) and both runs at that step, overlaid, with a legend and a scale bar.  A table
@@ -23,6 +26,7 @@ from importlib import resources
 from string import Template
 
 from .divergence_drawing import divergence_chart_svg, divergence_overlay_svg
+from .brief import brief_of, cause_groups
 from .drawing import neighborhood_svg
 from ..judge.matrix import DIVERGED, ERROR, PASS, SKIPPED, status_text
 
@@ -42,7 +46,7 @@ def html_page(doc: dict) -> str:
         suite_version=escape(header["suite_version"]), goldens_digest=escape(header["goldens_digest"]),
         started=escape(str(header["started"])), passed=s[PASS], diverged=s[DIVERGED], errors=s[ERROR],
         skipped=s[SKIPPED], compared=s["compared"], platforms="\n".join(platforms),
-        matrix=_matrix_table(doc, columns, runners), columns=_columns_table(columns, runners),
+        causes=_causes(doc), matrix=_matrix_table(doc, columns, runners), columns=_columns_table(columns, runners),
         details="\n".join(_details(doc)))
 
 
@@ -68,24 +72,57 @@ def _matrix_table(doc: dict, columns: list[str], runners: dict) -> str:
     return "\n".join(rows)
 
 
+def _cause_box(cell: dict, column: str) -> str:
+    """A red cell's short form: status, scenario, column, the headline's cause and clause, then
+    the values that differ and the clause's words, each clause linked to clauses.html."""
+    head, *rest = brief_of(cell)
+    said = head.split("]: ", 1)[-1]
+    links = ", ".join(f'<a href="clauses.html#{escape(c)}"><code>{escape(c)}</code></a>' for c in cell.get("clauses", []))
+    lines = "".join(f"<br><small>{escape(line)}</small>" for line in rest)
+    cites = f'<br><small class="cites">clauses: {links}</small>' if links else ""
+    return (f'<div class="cause"><b>{cell["status"]}</b> <code>{escape(cell["row"])}</code> on '
+            f"<code>{escape(column)}</code>: {escape(said)}{lines}{cites}</div>")
+
+
+def _causes(doc: dict) -> str:
+    """Each distinct cause of the red cells once, with the cells that say it: read before the matrix."""
+    groups = cause_groups(doc["cells"])
+    if not groups:
+        return ""
+    items = []
+    for g in groups[:MAX_CAUSES]:
+        cells = ", ".join(f'<a href="#{_anchor(c["row"], g.column)}">{escape(c["row"])}</a>' for c in g.cells[:8])
+        more = f" and {len(g.cells) - 8} more" if len(g.cells) > 8 else ""
+        items.append(f'<div class="cause"><b>{g.status}</b> on <code>{escape(g.column)}</code>, '
+                     f"{len(g.cells)} cell{'s' if len(g.cells) != 1 else ''}: {escape(g.cause)}"
+                     f"<br><small>{cells}{more}</small></div>")
+    if len(groups) > MAX_CAUSES:
+        items.append(f'<p class="note">{len(groups) - MAX_CAUSES} more causes: see each red cell below.</p>')
+    return "<h2>What failed</h2>\n" + "\n".join(items)
+
+
+MAX_CAUSES = 12
+"""Distinct causes listed above the matrix; the others are in their cells' details."""
+
+
 def _details(doc: dict) -> list[str]:
-    """One block per DIVERGED or ERROR cell: the reason, the neighborhood picture, the growth chart."""
+    """One block per DIVERGED or ERROR cell, read top-down: the cause box, the growth chart and the
+    overlay at the step where the difference becomes visible, then (folded) the whole diagnosis
+    and the neighborhood at the divergent step."""
     parts = []
     for cell in doc["cells"]:
         if cell["status"] not in (DIVERGED, ERROR):
             continue
         column = cell.get("column", cell["runner"])
-        parts.append(f'<div class="detail" id="{_anchor(cell["row"], column)}"><b>{cell["status"]}</b> '
-                     f'<code>{escape(cell["row"])}</code> on <code>{escape(column)}</code>: {escape(cell["reason"])}')
+        parts.append(f'<div class="detail" id="{_anchor(cell["row"], column)}">{_cause_box(cell, column)}')
         diagnosis = cell.get("diagnosis") or {}
-        if cell.get("clauses"):
-            links = ", ".join(f'<a href="clauses.html#{escape(c)}"><code>{escape(c)}</code></a>' for c in cell["clauses"])
-            parts.append(f'<p class="cites">clauses: {links}</p>')
+        if diagnosis.get("divergence") and diagnosis.get("kind") != "hash-encoding":  # equal states: no growth
+            parts.append(_divergence_html(diagnosis["divergence"], cell["row"], column))
+        parts.append(f"<details><summary>the whole diagnosis</summary><p>{escape(cell['reason'])}</p>")
+        parts.extend(f'<p class="note">note: {escape(n)}</p>' for n in diagnosis.get("notes", []))
         if diagnosis.get("picture"):
             parts.append("<div>" + neighborhood_svg(diagnosis["picture"], f"{cell['row']} on {column}") + "</div>")
-        if diagnosis.get("divergence"):
-            parts.append(_divergence_html(diagnosis["divergence"], cell["row"], column))
-        parts.append("</div>")
+        parts.append("</details></div>")
     return parts
 
 

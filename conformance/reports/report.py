@@ -18,9 +18,11 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from .. import __version__
+from .brief import brief_of
 from .html_report import html_page
 from ..jsonfile import write_json_atomic, write_text_atomic
-from ..judge.matrix import DIVERGED, ERROR, PASS, SKIPPED, MatrixResult, status_text
+from ..judge.cell_text import cell_lines
+from ..judge.matrix import DIVERGED, ERROR, PASS, SKIPPED, Cell, MatrixResult, status_text
 from ..data.suite import Suite
 from ..runners.needs import check
 
@@ -85,8 +87,15 @@ def build_report(result: MatrixResult, suite: Suite, started: _dt.datetime | Non
         "runners": runners,
         "rows": list(result.rows),
         "summary": {**counts, "compared": result.compared()},
-        "cells": [result.cells[(row, r)].to_json() for row in result.rows for r in result.runners],
+        "cells": [_cell_json(result.cells[(row, r)]) for row in result.rows for r in result.runners],
     }
+
+
+def _cell_json(cell: Cell) -> dict:
+    """A cell as the report holds it: with its short form (``brief``) when it is red."""
+    brief = cell_lines(cell) if cell.status in (DIVERGED, ERROR) else []
+    return {**cell.to_json(), "brief": [line.strip() for line in brief]}
+
 
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
@@ -148,8 +157,12 @@ def markdown(report: dict, columns: list[tuple[str, str]] | None = None, title: 
             skipped.setdefault(c.get("column", c["runner"]), c["reason"])
     if problems or skipped:
         lines.append("")
-    for c in problems:
-        lines.append(f"- **{c['status']}** `{c['row']}` on `{c.get('column', c['runner'])}`: {c['reason']}")
+    for c in problems:  # the short form, then the whole diagnosis folded away (GitHub renders <details>)
+        head, *rest = brief_of(c)
+        lines.append(f"- **{c['status']}** `{c['row']}` on `{c.get('column', c['runner'])}`: "
+                     f"{head.split(']: ', 1)[-1]}")
+        lines.extend(f"  {line}  " for line in rest)
+        lines.append(f"  <details><summary>whole diagnosis</summary>\n\n  {c['reason']}\n  </details>")
     for column, reason in skipped.items():
         lines.append(f"- SKIPPED `{column}`: {reason}")
     return "\n".join(lines) + "\n"

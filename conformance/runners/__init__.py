@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..errors import InputError
+from ..errors import InputError, did_you_mean
 from .base import Runner, RunnerError, RunnerInfo, RunnerUnavailable, StateDump
 
 DEFAULT_COLUMNS: list[str] = ["c", "c:O0", "c:O3-native", "c:zig", "c:cli", "wasm", "wasm-v8",
@@ -72,11 +72,9 @@ def resolve(runner_id: str) -> Runner:
         if runner_id.startswith(prefix):
             return family(runner_id[len(prefix):])
     if runner_id not in _FACTORIES:
-        from difflib import get_close_matches
-        close = get_close_matches(runner_id, list(_FACTORIES), n=1)
-        hint = f"did you mean {close[0]!r}? " if close else ""
+        hint = did_you_mean(runner_id, list(_FACTORIES))
         raise InputError("command line", "runners",
-                         f"unknown runner {runner_id!r}; {hint}known: {', '.join(known_ids())}")
+                         f"unknown runner {runner_id!r}" + (hint or f"; known: {', '.join(known_ids())}"))
     return _FACTORIES[runner_id]()
 
 

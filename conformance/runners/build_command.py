@@ -27,13 +27,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .build import Artifact, BuildFailed, BuildSpec, ToolchainMissing, build, zig_available
-from ..errors import InputError
+from ..errors import InputError, did_you_mean
 
 KINDS = {"executable": "the C CLI port, an executable that speaks docs/protocol.md",
          "shared": "the C port as a shared library, API in runners/c/solver/orca.h and runners/c/harness/driver.h",
          "wasm": "the wasm32 module of the C port, exports in docs/wasm.md",
          "freestanding": "a freestanding static ELF of the C port (no libc), the wasm module's exports, run "
                          "in-process under Unicorn (docs/unicorn.md)"}
+
+KIND_NAMES = {"executable": "an executable that speaks the protocol", "shared": "a shared library",
+              "wasm": "the wasm32 module", "freestanding": "a freestanding ELF (for the Unicorn columns)"}
+"""How ``build --help`` names each kind of KINDS."""
 
 
 class CannotBuild(RuntimeError):
@@ -135,6 +139,17 @@ def buildable_columns() -> list[str]:
     return [i for i in ids if _plan_of(i) is not None] + ["control:<name>"]
 
 
+def buildable_by_kind() -> dict[str, list[str]]:
+    """The columns of ``buildable_columns`` by the kind of port each builds (a key of KINDS),
+    in registry order; ``control:<name>`` is left out."""
+    by_kind: dict[str, list[str]] = {kind: [] for kind in KINDS}
+    for column in buildable_columns()[:-1]:
+        found = _plan_of(column)
+        if found is not None:
+            by_kind[found.kind].append(column)
+    return by_kind
+
+
 def _unknown(column: str, why: str) -> InputError:
     return InputError("command line", "column",
                       f"{why}; can build: {', '.join(buildable_columns())} (see: orca-conformance controls)")
@@ -153,6 +168,9 @@ def plan(column: str) -> BuildPlan:
     except InputError as err:
         if column.startswith("control:"):  # the reason names the known controls
             raise InputError("command line", "column", err.reason) from None
+        hint = did_you_mean(column, [c for c in buildable_columns() if not c.endswith(">")])
+        if hint:
+            raise InputError("command line", "column", f"unknown column {column!r}{hint}") from None
         raise _unknown(column, f"unknown column {column!r}") from None
     found = _plan_of(column)
     if found is None:

@@ -56,7 +56,7 @@ class CliRunner(ExecRunner):
         if self.missing:
             raise RunnerUnavailable(self.missing)
         if self.emulator and shutil.which(self.emulator) is None:
-            raise RunnerUnavailable(f"{self.emulator} not found ({self.install})")
+            raise RunnerUnavailable(f"{self.emulator} not found on PATH ({self.install})")
         try:
             self.artifact = build(self.spec)
         except ToolchainMissing as err:

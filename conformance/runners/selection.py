@@ -5,7 +5,7 @@ both into ``runner_ids`` in the order given: ``--runners`` splits on commas (bla
 ``--runner`` takes one id whole, commas included, so that an ``exec:`` command may hold one
 (an empty id is a usage error).  ``chosen_runners(given)`` is that list without duplicates;
 it raises ``InputError`` (bad input) when it names no runner or an unknown one, before
-anything runs.
+anything runs (with the nearest known id, ``errors.did_you_mean``, when one is near).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import InputError
-from . import DEFAULT_COLUMNS, resolve
+from . import DEFAULT_COLUMNS, known_ids, resolve
 
 
 def split_runner_list(text: str) -> list[str]:
@@ -28,11 +28,18 @@ def one_runner_id(text: str) -> str:
     return text.strip()
 
 
+def runner_ids_text() -> str:
+    """Every runner id a user can type, from the registry: the default columns first, then the
+    others (``reference``, every ``<arch>:qemu``, ``c:windows``, ``exec:<command>``, the
+    families such as ``control:<name>``)."""
+    return ", ".join(dict.fromkeys(DEFAULT_COLUMNS + known_ids()))
+
+
 def runner_options(p: argparse.ArgumentParser, default: str) -> None:
-    """--runners A,B and --runner ID (both repeatable, into ``runner_ids``), with the ids in the help."""
-    ids = ", ".join(DEFAULT_COLUMNS + ["reference", "exec:<command>", "control:<name>"])
+    """--runners A,B and --runner ID (both repeatable, into ``runner_ids``), with every known id
+    (``runner_ids_text``) in the help."""
     p.add_argument("--runners", metavar="A,B", dest="runner_ids", action="extend", type=split_runner_list,
-                   help=f"runner ids, comma-separated (repeatable; {default}): {ids}")
+                   help=f"runner ids, comma-separated (repeatable; {default}); known: {runner_ids_text()}")
     p.add_argument("--runner", metavar="ID", dest="runner_ids", action="append", type=one_runner_id,
                    help="one runner id taken whole, so an exec: command may contain commas, e.g. "
                         "'exec:./my-port --x=a,b' (repeatable; mixes with --runners, columns in the order given)")

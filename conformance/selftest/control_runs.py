@@ -2,7 +2,7 @@
 
 Contract: ``choose_controls(only)`` is the controls whose name matches any of the
 comma-separated names or globs in ``only`` (every control when None), ``InputError`` when
-none does.  ``run_controls`` runs each on the given scenarios (one progress bar) and says
+one of them matches no control.  ``run_controls`` runs each on the given scenarios (one progress bar) and says
 the table and the summary; it fails when a control is caught in no scenario (a gap of the
 suite) or nothing was compared.  ``fuzz_controls`` runs each on the committed non-slow
 scenarios and then under fuzz, saying one line per control as it finishes; it fails when
@@ -17,18 +17,24 @@ from typing import Callable
 
 from ..contract.scenario import Scenario
 from ..data.suite import Suite
-from ..errors import InputError
+from ..errors import InputError, did_you_mean
 from ..progress import Progress
 from . import fuzz
 from .controls import CONTROLS, Control, format_controls, run_control, summarize
 
 
 def choose_controls(only: str | None) -> list[Control]:
-    patterns = [p for p in (only or "").split(",") if p]
-    chosen = [c for c in CONTROLS if not patterns or any(fnmatchcase(c.name, p) for p in patterns)]
-    if not chosen:
-        raise InputError("command line", "--only", f"no control matches {only!r}")
-    return chosen
+    """The controls ``--only`` names (every control when None); InputError when one of its
+    names or globs matches no control, with the nearest name when one is near."""
+    patterns = [p.strip() for p in (only or "").split(",") if p.strip()]
+    names = [c.name for c in CONTROLS]
+    for pattern in patterns:
+        if not any(fnmatchcase(name, pattern) for name in names):
+            hint = did_you_mean(pattern, names) or " (see: orca-conformance controls)"
+            raise InputError("command line", "--only", f"no control matches {pattern!r}{hint}")
+    if only is not None and not patterns:
+        raise InputError("command line", "--only", "names no control")
+    return [c for c in CONTROLS if not patterns or any(fnmatchcase(c.name, p) for p in patterns)]
 
 
 def run_controls(chosen: list[Control], scenarios: list[Scenario], goldens: Path,

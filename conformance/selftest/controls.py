@@ -10,6 +10,8 @@ row, then the scenarios cheapest first until one is DIVERGED, and classifies it:
   ``run`` is judged correctly;
 * VECTORS ONLY / ERROR ONLY / NOT CAUGHT: gaps of the suite (a port without the primitive API,
   or one whose crash is blamed on something else, would pass);
+* MISCITED: a catalogue entry caught in a scene whose red cell cites another clause than the
+  entry's (a wrong diagnosis is a gap too: the port author would be sent to the wrong rule);
 * EQUIVALENT: the entry claims, with an argument, that the reading gives the same bits
   everywhere, and indeed nothing caught it (if something does, the claim is WRONG);
 * NO SCENE: the entry argues that no simulation reaches the decision (ForBoundary), and the
@@ -20,7 +22,6 @@ row, then the scenarios cheapest first until one is DIVERGED, and classifies it:
 from __future__ import annotations
 
 import time
-from difflib import get_close_matches
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
@@ -28,11 +29,12 @@ from typing import Callable
 from . import careless
 from ..runners.build import DETERMINISM_FLAGS, system_cc
 from ..runners.c_sources import C_DIR
+from ..judge.cell_text import cell_lines
 from ..judge.matrix import DIVERGED, ERROR, PASS, SKIPPED, Cell, compare_scenario, vector_cell
 from ..runners.base import Runner, RunnerError, RunnerUnavailable
 from ..runners import register_family
 from ..runners.needs import COLUMN_NEEDS
-from ..errors import InputError
+from ..errors import InputError, did_you_mean
 from ..runners.cffi_runner import CffiRunner, CVariant
 from ..runners.unicorn_runner import ARCHES, ELF_FREESTANDING, UnicornRunner, elf_spec
 from ..runners.reference import ReferenceRunner
@@ -139,10 +141,10 @@ def control_runner(name: str) -> Runner:
     """The runner of ``control:<name>``; InputError for an unknown control."""
     control = next((c for c in CONTROLS if c.name == name), None)
     if control is None:
-        close = get_close_matches(name, [c.name for c in CONTROLS], n=1)
-        hint = f"did you mean 'control:{close[0]}'? " if close else ""
-        raise InputError("command line", "runners", f"unknown control {name!r}; {hint}known: "
-                         + ", ".join(c.name for c in CONTROLS))
+        names = [c.name for c in CONTROLS]
+        hint = did_you_mean(name, names, prefix="control:")
+        raise InputError("command line", "runners",
+                         f"unknown control {name!r}" + (hint or f"; known: {', '.join(names)}"))
     runner = control.make()
     runner.id = f"control:{name}"
     return runner
@@ -157,7 +159,7 @@ def register_columns() -> None:
 
 CAUGHT, NOT_CAUGHT = "CAUGHT", "NOT CAUGHT"
 VECTORS_ONLY, ERROR_ONLY = "VECTORS ONLY", "ERROR ONLY"
-EQUIVALENT, NO_SCENE, WRONG_CLAIM = "EQUIVALENT", "NO SCENE", "WRONG CLAIM"
+EQUIVALENT, NO_SCENE, WRONG_CLAIM, MISCITED = "EQUIVALENT", "NO SCENE", "WRONG CLAIM", "MISCITED"
 GOOD = (CAUGHT, EQUIVALENT, NO_SCENE)
 """The verdicts that are not a gap of the suite (SKIPPED is neither)."""
 
@@ -224,20 +226,30 @@ def _judge(result: ControlResult, scenario_count: int) -> None:
     if control.equivalent:
         if in_scene or by_vectors or by_error:
             result.status = WRONG_CLAIM
-            result.reason = "claimed equivalent, but " + (cell.reason if cell is not None else result.vectors.reason)
+            result.reason = "claimed equivalent, but " + _headline(cell if cell is not None else result.vectors)
         else:
             result.status, result.reason = EQUIVALENT, control.equivalent
     elif in_scene:
-        result.status, result.reason = CAUGHT, cell.reason
+        result.status, result.reason = CAUGHT, _headline(cell)
+        cited = cell.diagnosis.citation if cell.diagnosis is not None else None
+        if control.site and (cited is None or not cited.found or cited.primary not in control.clauses):
+            result.status = MISCITED
+            result.reason = (f"caught, but the cell cites {cited.primary if cited and cited.found else 'no clause'}"
+                             f", not the entry's {', '.join(control.clauses)}: {result.reason}")
     elif control.no_scene and by_vectors:
         result.status, result.reason = NO_SCENE, control.no_scene
     elif by_error:
-        result.status, result.reason = ERROR_ONLY, cell.reason
+        result.status, result.reason = ERROR_ONLY, _headline(cell)
     elif by_vectors:
         result.status = VECTORS_ONLY
         result.reason = f"no scenario diverged (of {scenario_count}); only the vectors row caught it"
     else:
         result.status, result.reason = NOT_CAUGHT, f"passed all {scenario_count} scenarios and the vectors"
+
+
+def _headline(cell: Cell) -> str:
+    """A red cell's headline without its status, row and runner (judge/cell_text.py)."""
+    return cell_lines(cell)[0].split("]: ", 1)[-1]
 
 
 def format_controls(results: list[ControlResult]) -> str:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Callable
 
 from .. import __version__
+from ..judge.cell_text import cell_lines
 from ..judge.diagnosis import diagnose
 from ..judge.vector_failure import VectorFailure
 from ..contract.driver import run
@@ -310,8 +311,9 @@ def _shrink_finding(finding: Finding, runner: Runner, folder: Path, budget: floa
     finding.files = write_scenario(small, scenario_id, description, comment, header, folder)
 
 
-def format_finding(f: Finding) -> str:
-    line = f"{f.cell.status:<8} {f.scene.id} [{f.cell.runner}]: {f.cell.reason}"
+def format_finding(f: Finding, verbose: bool = False) -> str:
+    """A red fuzz cell as the matrix prints one (judge/cell_text.py), then what its shrinking wrote."""
+    line = "\n".join(cell_lines(f.cell, verbose))
     if f.shrunk is not None:
         line += f"\n         shrunk to {f.shrunk.size()} ({f.shrunk.tries} tries, {f.shrunk.seconds:.1f} s)"
         line += "".join(f"\n         wrote {p}" for p in f.files)

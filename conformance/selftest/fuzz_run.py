@@ -20,7 +20,7 @@ from . import fuzz
 
 def fuzz_runners(suite: Suite, runner_ids: list[str], seed: int, count: int | None, seconds: float | None,
                  kinds: tuple[str, ...], expected_id: str, shrink_to: Path | None,
-                 say: Callable[[str], None]) -> fuzz.FuzzResult:
+                 say: Callable[[str], None], verbose: bool = False) -> fuzz.FuzzResult:
     expected = fuzz.Expected()
     if expected_id != "reference":
         say(f"fuzz: checking that {expected_id} is identical to the reference on the committed suite ...")
@@ -28,7 +28,7 @@ def fuzz_runners(suite: Suite, runner_ids: list[str], seed: int, count: int | No
     say(f"fuzz: expected hashes from {expected.name}; suite {__version__}, seed {seed}")
     with Progress(count or 0, "fuzz") as bar:
         result = fuzz.run_fuzz(runner_ids, seed, count, seconds, kinds, expected, suite.goldens_dir / "vectors",
-                               shrink_to, on_cell=lambda f: say(fuzz.format_finding(f)),
+                               shrink_to, on_cell=lambda f: say(fuzz.format_finding(f, verbose)),
                                on_scene=lambda s: bar.advance(1, label=s.id))
     for runner_id, reason in result.skipped.items():
         say(f"SKIPPED  {runner_id}: {reason}")

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: MIT
 // ORCA conformance: a skeleton port in JavaScript, to start a port from.
 //
-//   orca-conformance matrix --runner 'exec:node runners/skeleton-js/port.mjs'
+//   orca-conformance matrix --runner 'exec:node port.mjs'      (run from this folder)
 //
 // What is real here: the whole protocol (docs/protocol.md: hello, run, dump, vectors, bye, error
 // replies), the hex encoding of doubles, the scene reader, the state hash and the non-finite
@@ -10,15 +10,18 @@
 // and the position update. What is not: every solver primitive and the preferred velocity.
 // Each is a function below that calls todo(); it answers the request with an error reply, so
 // the suite shows the cell as ERROR with the family's name instead of a wrong hash.
-// Fill them in the order of runners/skeleton-js/README.md, re-running the command above.
+// Fill them in the order of the checklist in the README.md next to this file (each TODO message
+// names that file, wherever this folder was copied to), re-running the command above.
 //
 // Rules that decide the bits (docs/porting.md): binary64 only, + - * / and Math.sqrt, each
 // rounded once, in the order written; no Math.fround, no Math.hypot, no Math.cos/sin/atan2.
 // JavaScript numbers are binary64 and V8 never fuses a*b+c, so plain expressions are fine.
 
 import { createHash } from "node:crypto";
+import { relative } from "node:path";
 import process from "node:process";
 import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
 
 const PROTOCOL = 1;
 const AGENT_BYTES = 32;
@@ -26,10 +29,19 @@ const AGENT_BYTES = 32;
 /** A request the port cannot answer: becomes {"error": message}. */
 class PortError extends Error {}
 
+/** The README.md beside this file, as the messages name it: relative to the current folder when
+ * that is shorter (README.md when run from here), else absolute. Computed from this file's own
+ * location, so a copy of the folder names its own README, not the original's. */
+const README = (() => {
+  const absolute = fileURLToPath(new URL("README.md", import.meta.url));
+  const fromHere = relative(process.cwd(), absolute);
+  return fromHere !== "" && fromHere.length < absolute.length ? fromHere : absolute;
+})();
+
 /** The marker of unwritten code: the error names the family and its checklist step. */
 function todo(family) {
   throw new PortError(`TODO(skeleton-js): ${family} is not written yet `
-    + `(step ${CHECKLIST.indexOf(family) + 1} of the checklist in runners/skeleton-js/README.md)`);
+    + `(step ${CHECKLIST.indexOf(family) + 1} of the checklist in ${README})`);
 }
 
 /** The README's checklist, in the order a port is built (and the suite asks the families). */

@@ -1,0 +1,55 @@
+"""The README's figures are the suite's: the counts its example shows are the counts a run gives.
+
+A scenario or a column added without touching the README would make its example output lie;
+these tests catch that.  Timings cannot be checked, so they must say when and where they were
+measured.
+"""
+
+from __future__ import annotations
+
+import re
+
+from conformance.data.suite import Suite
+from conformance.runners import DEFAULT_COLUMNS
+from conformance.runners.cross import TARGETS
+from conftest import ROOT
+
+README = ROOT / "README.md"
+SUMMARY = re.compile(r"matrix: (\d+) scenarios x (\d+) runners: (\d+) passed, (\d+) failed, (\d+) skipped"
+                     r"; (\d+) states and vectors compared in [\d.]+ s")
+COLUMN_LINE = re.compile(r"^column (\S+): (\d+) pass \(", re.MULTILINE)
+
+
+def _main_job() -> str:
+    text = README.read_text(encoding="utf-8")
+    return text[text.index("## The main job"):text.index("\n## ", text.index("## The main job") + 5)]
+
+
+def _scenarios() -> int:
+    return len(Suite(ROOT).select(None, False))
+
+
+def test_the_example_summary_counts_are_the_suites() -> None:
+    found = SUMMARY.findall(_main_job())
+    assert found, "the README's main job shows no matrix summary line"
+    for scenarios, runners, passed, failed, skipped, _ in found:
+        assert int(scenarios) == _scenarios(), "the README shows another number of scenarios than the suite has"
+        assert int(runners) == len(DEFAULT_COLUMNS)
+        assert int(passed) + int(failed) + int(skipped) == (int(scenarios) + 1) * int(runners)  # + the vectors row
+
+
+def test_the_example_table_and_column_lines_are_the_default_columns() -> None:
+    job = _main_job()
+    header = next(line for line in job.splitlines() if line.startswith("scenario "))
+    assert header.split()[1:] == DEFAULT_COLUMNS
+    lines = COLUMN_LINE.findall(job)
+    assert lines and all(int(count) == _scenarios() + 1 for _, count in lines), lines
+    assert all(column in DEFAULT_COLUMNS for column, _ in lines)
+    # with QEMU and Wine: every default column, one per cross target, and c:windows
+    assert f"({len(DEFAULT_COLUMNS) + len(TARGETS) + 1} columns)" in job
+
+
+def test_timings_say_when_and_on_what_machine() -> None:
+    job = _main_job()
+    assert re.search(r"measured on \d{4}-\d{2}-\d{2}", job), "a timing without its date"
+    assert re.search(r"\d+-core", job), "a timing without its machine"

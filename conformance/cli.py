@@ -17,6 +17,7 @@ from pathlib import Path
 from .cli_parser import UsageError, build_parser
 from .errors import InputError, did_you_mean
 from .runners.selection import chosen_runners
+from .runners.shard import parse_shard
 from .data import goldens
 from .data.lint import lint_suite
 from .progress import Progress
@@ -101,12 +102,13 @@ def cmd_goldens_check(args: argparse.Namespace) -> int:
     return _exit(goldens.check_goldens(suite, suite.select(args.ids, args.all), not args.ids, _print).failed)
 
 
-def _write_reports(result, suite: Suite, folder: str) -> None:
+def _write_reports(result, suite: Suite, folder: str, header: dict | None = None) -> None:
     """The matrix reports of ``result`` into ``folder``: report.json, junit.xml, matrix.md,
-    matrix.html and clauses.html (``cli_help.REPORT_HELP`` names them all)."""
+    matrix.html and clauses.html (``cli_help.REPORT_HELP`` names them all); ``header``: fields
+    added to the report's header (a shard's)."""
     from .reports.report import write_reports
     from .selftest.clause_report import write_clause_page
-    paths = write_reports(result, suite, Path(folder))
+    paths = write_reports(result, suite, Path(folder), header=header)
     for path in paths + [write_clause_page(Path(folder), suite, paths[0])]:
         _print(f"report: {path}")
 
@@ -117,15 +119,21 @@ def cmd_matrix(args: argparse.Namespace) -> int:
     from .judge.cell_text import format_table
     from .judge.matrix import run_matrix
     from .runners import default_columns
+    shard = parse_shard(args.shard) if args.shard is not None else None  # bad input before anything runs
     suite = Suite.locate(args.suite)
     scenarios = suite.select(args.scenarios or None, args.all)
     ids = default_columns() if args.runner_ids is None else chosen_runners(args.runner_ids)
+    header = {}
+    if shard is not None:
+        header = shard.header(ids)
+        ids = shard.columns(ids)
+        _print(f"shard {shard}: columns {', '.join(ids)} (of {len(header.get('run_columns', ids))})")
     result = run_matrix(scenarios, ids, suite.goldens_dir, with_vectors=not args.no_vectors, jobs=args.jobs)
     _print(format_table(result, verbose=args.verbose))
     verdict = judge_matrix(result, len(scenarios), len(ids), args.strict)
     _print(verdict.summary)
     if args.report:
-        _write_reports(result, suite, args.report)
+        _write_reports(result, suite, args.report, header)
     if verdict.reason:
         _print(verdict.reason)
     return _exit(verdict.failed)
@@ -175,11 +183,14 @@ def cmd_merge(args: argparse.Namespace) -> int:
     from .reports.merge import load_report, merge_reports, write_merged
     reports = [(str(p), load_report(Path(p))) for p in args.reports]
     merged = merge_reports(reports)
+    for note in merged["notes"]:
+        print(f"warning: {note}", file=sys.stderr, flush=True)
     for path in write_merged(merged, Path(args.out)):
         _print(f"merged: {path}")
     s = merged["summary"]
     _print(f"merge: {len(reports)} reports, {len(merged['columns'])} columns: {s['PASS']} passed, "
-           f"{s['DIVERGED']} diverged, {s['ERROR']} errors, {s['SKIPPED']} skipped")
+           f"{s['DIVERGED']} diverged, {s['ERROR']} errors, "
+           + (f"{s['NOT PROVIDED']} not provided, " if s.get("NOT PROVIDED") else "") + f"{s['SKIPPED']} skipped")
     return _exit(bool(s["DIVERGED"] or s["ERROR"]))
 
 
@@ -248,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     """Parse ``argv`` (default: the process's arguments) and run the subcommand; its exit code."""
     try:
         args = build_parser().parse_args(argv)
-    except UsageError as err:
+    except (UsageError, InputError) as err:  # InputError: an installed suite missing files (shipped.py)
         print(f"error: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:

@@ -41,6 +41,12 @@ REPORT_HELP = ("write the matrix reports into DIR: report.json, junit.xml, matri
                "(self-contained, a chart per red cell) and clauses.html (the clauses the red cells break)")
 """``--report DIR`` of ``matrix`` and ``fuzz``: every file that ``cli._write_reports`` writes."""
 
+SHARD_HELP = ("run only shard K of N (1 <= K <= N) for a CI job matrix: the columns, in the order given, are "
+              "dealt to the shards in turn (shard K runs columns K, K+N, ...), each with every row, so the slow "
+              "emulated columns spread evenly over the shards and each shard builds only its own ports; "
+              "'orca-conformance merge' of the N reports is the unsharded report")
+"""``matrix --shard K/N`` (``runners.shard`` says why the split is by column)."""
+
 EPILOG = """\
 examples:
   orca-conformance matrix                    # every scenario on the default columns
@@ -59,10 +65,12 @@ TEXTS: dict[str, Text] = {
 Run every chosen scenario (the non-slow ones by default) and the primitive
 vectors on every chosen runner, and compare each step's state hash, bit for bit,
 with the goldens the reference made.  Prints the table of cells, then each red
-cell (DIVERGED, ERROR, SKIPPED) with where and why.""",
+cell (DIVERGED, ERROR, SKIPPED) with where and why, and a vectors row NOT
+PROVIDED when a port answers only some primitive families (its hello).""",
         ("orca-conformance matrix",
          "orca-conformance matrix --runners c,wasm --scenarios 'orca/*circle*'",
-         "orca-conformance matrix --runner 'exec:./my-port' --report r/ --strict"),
+         "orca-conformance matrix --runner 'exec:./my-port' --report r/ --strict",
+         "orca-conformance matrix --shard 2/3 --report shard-2/   # then: merge shard-*/report.json"),
         ok="every compared cell passed",
         failed="a cell diverged or errored (with --strict: or was skipped), or nothing was compared"),
     "controls": _text(
@@ -127,9 +135,13 @@ docs/census/census.json; --check runs nothing new and checks the committed one."
         "combine per-platform reports into one matrix", """
 Combine the report.json files of several machines (matrix --report) into one
 matrix whose columns are <platform>/<runner>, and say per CPU architecture
-whether its columns agree.  Refuses reports made against other goldens.
+whether its columns agree.  The reports of one run's shards (matrix --shard K/N)
+are first put back together into that run's report; a shard missing is a
+warning, two shards that disagree on one cell are bad input.  Refuses reports
+made against other goldens; warns when they come from other suite versions.
 Writes matrix.json, matrix.md and a self-contained matrix.html into --out.""",
-        ("orca-conformance merge linux-x64/report.json linux-arm64/report.json --out merged",),
+        ("orca-conformance merge linux-x64/report.json linux-arm64/report.json --out merged",
+         "orca-conformance merge shard-1/report.json shard-2/report.json shard-3/report.json --out merged"),
         ok="no merged cell diverged or errored", failed="one did"),
     "render": _text(
         "draw a scenario's trajectories (SVG, PNG or animated GIF)", """

@@ -17,7 +17,7 @@ import os
 import textwrap
 
 from . import __version__
-from .cli_help import EPILOG, TEXTS, REPORT_HELP
+from .cli_help import EPILOG, TEXTS, REPORT_HELP, SHARD_HELP
 from .errors import did_you_mean
 from .runners import default_columns
 from .runners.selection import runner_options
@@ -89,10 +89,12 @@ def _add_matrix(sub) -> None:
     p.add_argument("--all", action="store_true", help="include the slow scenarios")
     p.add_argument("--no-vectors", action="store_true", help="skip the primitive-vector row")
     p.add_argument("--strict", action="store_true",
-                   help="fail on any SKIPPED cell too (ERROR and DIVERGED always fail): for gates")
+                   help="fail on any SKIPPED cell and NOT PROVIDED vectors row too (ERROR and DIVERGED "
+                        "always fail): for gates")
     p.add_argument("--report", metavar="DIR", help=REPORT_HELP)
     p.add_argument("--jobs", metavar="N", type=positive_int, default=os.cpu_count() or 1,
                    help="columns run at once, in threads (default: the number of CPUs, here %(default)s)")
+    p.add_argument("--shard", metavar="K/N", help=SHARD_HELP)
     _verbose(p)
 
 

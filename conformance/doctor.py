@@ -2,11 +2,14 @@
 is missing (the needs themselves are ``runners.needs``).
 
 Contract: ``doctor_columns()`` is every column: the default ones first, then the optional ones.
-``format_doctor()`` returns the table and the number of columns that cannot run here.
+``format_doctor()`` returns the table and the number of columns that cannot run here, then
+says where the shipped sources and scenarios are (``shipped.root``: a checkout, or the copy
+installed with the package).
 """
 
 from __future__ import annotations
 
+from . import shipped
 from .runners.needs import Need, check, need_kinds
 from .selftest.controls import register_columns
 
@@ -57,6 +60,8 @@ def format_doctor(columns: list[str] | None = None) -> tuple[str, int]:
     lines = ["  ".join([header[0].ljust(widths[0]), header[1].ljust(widths[1]), header[2].ljust(widths[2]), header[3]])]
     lines += ["  ".join([r[0].ljust(widths[0]), r[1].ljust(widths[1]), r[2].ljust(widths[2]), r[3]]) for r in rows]
     lines.append("")
+    lines.append(f"doctor: the suite's sources and scenarios are in {shipped.root()} "
+                 f"({'a checkout' if shipped.is_checkout() else 'installed with the package'})")
     if installs:
         lines.append(f"doctor: {blocked} column(s) cannot run here; to install what is missing:")
         lines += [f"  {command}" for command in installs]

@@ -9,7 +9,9 @@ collector ``orca-conformance`` (node ids ``orca-conformance::orca/wall-gap[wasm]
 ``matrix.compare_scenario`` (the reference runs only to diagnose a divergence); a vectors item
 is ``matrix.vector_cell``.  PASS passes; DIVERGED fails with the diagnosis as the whole failure
 text (no traceback); ERROR fails with the reason; SKIPPED, and every item of a runner that is
-unavailable here, skips with the reason.
+unavailable here, skips with the reason; a NOT PROVIDED vectors row (the port's hello leaves out
+some families, all it provides pass) skips with the reason naming them (the plugin has no strict
+mode: ``orca-conformance matrix --strict`` is the gate that requires every family).
 
 Runners are created lazily, once per runner id per process (so each pytest-xdist worker has its
 own, and items carry only ids and the scenario), and closed at session end.  Bad options (an
@@ -227,14 +229,14 @@ class OrcaCollector(pytest.Collector):
 
     def collect(self) -> list[pytest.Item]:
         from .errors import InputError
-        from .judge.matrix import VECTORS_ROW
-        from .runners import known_ids, resolve
-        from .selftest.controls import register_columns
-        register_columns()
-        from .data.suite import Suite
         config = self.config
         state: OrcaSession = config.pluginmanager.get_plugin(_PLUGIN_NAME)
-        try:
+        try:  # the imports too: an installed suite missing files says so in one line (shipped.py)
+            from .judge.matrix import VECTORS_ROW
+            from .runners import known_ids, resolve
+            from .selftest.controls import register_columns
+            register_columns()
+            from .data.suite import Suite
             suite = Suite.locate(config.option.orca_suite)
             scenarios = suite.select(config.option.orca_scenarios or None, config.option.orca_all)
         except InputError as err:
@@ -286,7 +288,7 @@ class OrcaItem(pytest.Item):
 
     def runtest(self) -> None:
         from .judge.cell_text import cell_lines
-        from .judge.matrix import DIVERGED, ERROR, SKIPPED
+        from .judge.matrix import DIVERGED, ERROR, NOT_PROVIDED, SKIPPED
         state: OrcaSession = self.config.pluginmanager.get_plugin(_PLUGIN_NAME)
         runner = state.runner(self.runner_id)
         if isinstance(runner, _Unusable):
@@ -299,7 +301,7 @@ class OrcaItem(pytest.Item):
             cell = state.compare(self.scenario, runner)
         self.user_properties += [("orca_status", cell.short()), ("orca_compared", cell.compared),
                                  ("orca_seconds", round(cell.seconds, 3))]
-        if cell.status == SKIPPED:
+        if cell.status in (SKIPPED, NOT_PROVIDED):
             pytest.skip(cell.reason)
         if cell.status in (DIVERGED, ERROR):  # the short form; with -v the whole diagnosis too
             lines = cell_lines(cell)

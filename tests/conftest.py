@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from conformance.runners.base import Runner
 from conformance.selftest.controls import register_columns
 
 register_columns()  # the control:<name> columns, as the CLI registers them
@@ -34,3 +35,27 @@ def repo_suite():
 def reference():
     from conformance.runners.reference import ReferenceRunner
     return ReferenceRunner()
+
+
+class Delegating(Runner):
+    """A port that is ``inner`` in every request; a test overrides the one it changes (a wrapped
+    library answering a primitive in another form, say)."""
+
+    def __init__(self, inner: Runner, prefix: str):
+        self.inner = inner
+        self.id = f"{prefix}:{inner.id}"
+
+    def info(self):
+        return self.inner.info()
+
+    def hashes(self, scene):
+        return self.inner.hashes(scene)
+
+    def dump(self, scene, step):
+        return self.inner.dump(scene, step)
+
+    def vectors(self, family, args):
+        return self.inner.vectors(family, args)
+
+    def close(self):
+        self.inner.close()

@@ -147,3 +147,31 @@ def test_readme_documents_both_workflows() -> None:
     assert "uses: OWNER/orca-conformance/.github/workflows/port-gate.yml@main" in text
     for name in ("conformance.yml", "port-gate.yml"):
         assert name in text
+
+
+def test_the_linux_x64_matrix_runs_in_shards_that_the_merge_puts_together() -> None:
+    job = load(CONFORMANCE)["jobs"]["matrix"]
+    strategy = job["strategy"]["matrix"]
+    assert strategy["shard"] == ["1/1"] and strategy["exclude"] == [{"os": "ubuntu-latest"}]
+    shards = sorted(entry["shard"] for entry in strategy["include"] if entry["os"] == "ubuntu-latest")
+    assert shards == ["1/3", "2/3", "3/3"]
+    run = next(s for s in job["steps"] if "orca-conformance matrix" in str(s.get("run", "")))
+    assert run["env"]["SHARD"] == "${{ matrix.shard }}" and '--shard "$SHARD"' in run["run"]
+    upload = next(s for s in job["steps"] if str(s.get("uses", "")).startswith("actions/upload-artifact@"))
+    assert "${{ strategy.job-index }}" in upload["with"]["name"]  # one artifact per shard
+
+
+def test_port_gate_can_pin_a_suite_version() -> None:
+    doc = load(PORT_GATE)
+    inputs = doc["on"]["workflow_call"]["inputs"]
+    assert inputs["suite-version"] == {**inputs["suite-version"], "required": False, "type": "string", "default": ""}
+    assert inputs["suite-repository"]["required"] is False
+    (job,) = doc["jobs"].values()
+    checkout = [s for s in job["steps"] if str(s.get("uses", "")).startswith("actions/checkout@")][1]
+    assert checkout["if"] == "inputs.suite-version == ''"
+    install = next(s for s in job["steps"] if s.get("name") == "Install the suite")
+    assert install["env"]["SUITE_VERSION"] == "${{ inputs.suite-version }}"
+    assert 'pip install "orca-conformance==$SUITE_VERSION"' in install["run"]
+    assert "pip install -e ./orca-conformance" in install["run"]
+    gate = next(s for s in job["steps"] if "orca-conformance" in str(s.get("run", "")) and "matrix" in s["run"])
+    assert gate["env"]["SUITE_VERSION"] == "${{ inputs.suite-version }}" and '--suite "$SUITE"' in gate["run"]

@@ -1,4 +1,5 @@
-"""`matrix` exit codes and summary: --strict fails on SKIPPED; 'nothing compared' names its cause."""
+"""`matrix` exit codes and summary: --strict fails on SKIPPED and on a NOT PROVIDED vectors row;
+'nothing compared' names its cause."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from conformance.cli import main
 from conformance.runners import register
 from conformance.runners.base import RunnerError, RunnerUnavailable
 from conformance.runners.reference import ReferenceRunner
+from conformance.selftest.careless import AgentsFirstSimulator
 from conftest import ROOT
 
 
@@ -27,6 +29,7 @@ class Broken(ReferenceRunner):
 def fake_columns():
     register("test:unavailable", lambda: Unavailable("test:unavailable"))
     register("test:broken", lambda: Broken("test:broken"))
+    register("test:careless", lambda: ReferenceRunner("test:careless", AgentsFirstSimulator, "careless port"))
 
 
 def test_strict_fails_on_a_skipped_column(capsys) -> None:
@@ -77,3 +80,20 @@ def test_a_first_run_says_what_it_builds(tmp_path, monkeypatch, capsys) -> None:
     assert "building c (" in err and "built c in " in err
     assert main(args) == 0
     assert "building" not in capsys.readouterr().err  # the second run hits the cache
+
+
+def test_a_port_without_primitives_passes_but_strict_fails_on_its_vectors_row(capsys) -> None:
+    """A careless Python port provides no family: its vectors row is NOT PROVIDED, one line, no red
+    cell; a normal run passes on it and --strict does not."""
+    args = ["--suite", str(ROOT), "matrix", "--runners", "test:careless", "--scenarios", "orca/zero-agents"]
+    assert main(args) == 0
+    captured = capsys.readouterr()
+    out = captured.out
+    assert "vectors           NOT PROVIDED" in out
+    assert "NOT PROVIDED vectors [test:careless]: not provided (the port's hello): segment_distance_squared, " in out
+    assert "; 0 of 15 families pass" in out and "ERROR" not in out and "unknown family" not in out
+    assert "1 scenario x 1 runner: 1 passed, 0 failed, 1 not provided, 0 skipped" in out
+    assert "column test:careless: 1 pass, 1 not provided (" in captured.err
+    assert main(args + ["--strict"]) == 1
+    assert ("matrix: --strict: the vectors row of test:careless is NOT PROVIDED: a gate requires every family"
+            in capsys.readouterr().out)

@@ -111,10 +111,12 @@ def test_a_neighbor_search_misreading_is_named_in_the_cell(name) -> None:
 
 
 @pytest.mark.parametrize("name, wrong, decision", [
-    ("cutoff-grouping", "swapping the two time horizons", "answering `dot1 * dot1 > r * r * ww` the other way at its "
-                                                          "boundary"),
-    ("obstacle-reach-strict", "the obstacle reach without the radius", "answering `d2 <= reach2` the other way at "
-                                                                       "its boundary"),
+    # a grouping slip moves the test's sides by rounding: named as a rounding-band reading
+    ("cutoff-grouping", "swapping the two time horizons", "answering `dot1 * dot1 > r * r * ww` the other way near "
+                                                          "its boundary (its sides rounded otherwise"),
+    # a strict reach meets the boundary with both sides equal: named as the other strictness
+    ("obstacle-reach-strict", "the obstacle reach without the radius", "`d2 <= reach2` read as `d2 < reach2` (the "
+                                                                       "other strictness"),
 ])
 def test_a_stock_reading_that_matches_by_chance_is_not_the_cause(name, wrong, decision) -> None:
     """A boundary scene can let a stock reading reproduce the port's list by coincidence; the

@@ -20,6 +20,7 @@ from conformance.judge import causes, diagnosis, hash_encoding, step_comparison,
 from conformance.data import vectors
 from conformance.runners.build import DETERMINISM_FLAGS, system_cc
 from conformance.judge.matrix import DIVERGED, ERROR, PASS, compare_scenario, vector_cell
+from conformance.judge.provided import AGENT_STEP_NOT_PROVIDED
 from conformance.runners.base import StateDump
 from conformance.runners.cffi_runner import CffiRunner, CVariant
 from conformance.runners.cli_port import CliRunner, cli_spec
@@ -204,7 +205,25 @@ def test_a_port_without_primitives_gets_the_plain_cause_and_a_note() -> None:
     d = found.diagnosis
     assert found.status == DIVERGED and d.kind == causes.SOLVER
     assert d.cause.startswith("solver bug: same state and preferred velocities at step")
-    assert any("agent_step primitive failed" in note for note in d.notes)
+    assert d.notes == [AGENT_STEP_NOT_PROVIDED]  # it provides no family: agent_step is never asked
+    assert "failed" not in found.reason and "failed" not in d.headline
+
+
+class _ClaimsEveryFamily(ReferenceRunner):
+    """A careless port whose info claims every family (a protocol-1 port) but answers none."""
+
+    def info(self):
+        import dataclasses
+        return dataclasses.replace(super().info(), provides=None)
+
+
+def test_a_port_whose_agent_step_fails_gets_the_plain_cause_and_the_failure() -> None:
+    found = cell(_ClaimsEveryFamily("control:agents-first", careless.AgentsFirstSimulator, "careless port"),
+                 "overlap-wall-deep")
+    d = found.diagnosis
+    assert found.status == DIVERGED and d.kind == causes.SOLVER
+    assert any(note.startswith("the port's agent_step primitive failed (this fake port") for note in d.notes)
+    assert d.headline.endswith("(the port's agent_step primitive failed)")
 
 
 def test_compare_steps_names_a_missing_obstacle_and_a_velocity() -> None:

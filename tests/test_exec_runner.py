@@ -42,13 +42,16 @@ def test_honest_fake_passes() -> None:
     ("segfault", "SIGSEGV"),
     ("hang-hello", "no reply to hello within"),
     ("hang-run", "no reply to run"),
-    ("flood", "without a newline"),
+    ("flood", "reply to run (step 150) longer than 1024 bytes (the limit for run lines; docs/protocol.md#limits)"),
     ("garbage", "garbage reply to run"),
     ("short", "returned 300 states, expected 301"),
     ("long", "returned more than the 301 states asked for"),
     ("nan", "non-finite state at step 150"),
     ("no-read", "no reply to run"),
-    ("bad-hello", "reply to hello does not follow the protocol (hello-reply.schema.json): protocol: 1 was expected"),
+    ("bad-hello", "reply to hello does not follow the protocol (hello-reply.schema.json): protocol: 3 is not one of [2, 1]"),
+    ("unknown-family", "reply to hello does not follow the protocol (docs/protocol.md#hello): provides[1]: "
+                       "'segmnet_constraint' (did you mean 'segment_constraint'?) and provides[2]: 'agent_stepper' "
+                       "(did you mean 'agent_step'?) are not vector families of the suite"),
     ("upper-hash", "reply to run (step 0) does not follow the protocol (run-step-reply.schema.json): hash: '"),
     ("string-step", "(run-step-reply.schema.json): step: '150' is not of type 'integer'"),
     ("extra-field", "(run-step-reply.schema.json): time_ms: unknown key 'time_ms'"),
@@ -79,3 +82,45 @@ def test_missing_executable_is_an_error_not_a_crash() -> None:
     result = run_matrix([SCENARIO], [runner], ROOT / "goldens", with_vectors=False)
     c = result.cells[(SCENARIO.id, runner.id)]
     assert c.status == ERROR and "cannot start" in c.reason
+
+
+@pytest.mark.parametrize("mode, provides", [("honest", None), ("protocol-1", None), ("protocol-2", None),
+                                            ("wrapper", ())])
+def test_both_protocols_are_accepted_and_provides_reaches_the_info(mode: str, provides) -> None:
+    """protocol 1 (asked again after it refuses 2) and protocol 2 without ``provides`` answer every
+    family; a protocol-2 ``provides`` is the runner's."""
+    runner = fake(mode)
+    try:
+        info = runner.info()
+        assert info.provides == provides
+        assert ("provides" in info.to_json()) == (provides is not None)
+    finally:
+        runner.close()
+    if mode != "wrapper":
+        c, _ = cell(mode)
+        assert c.status == PASS
+
+
+def test_a_port_that_provides_no_family_is_not_provided_without_noise() -> None:
+    """A wrapped library that answers no family: the vectors row is NOT PROVIDED (nothing asked,
+    no error), and a diverging scene is diagnosed from the scenes alone."""
+    from conformance.judge.matrix import DIVERGED, NOT_PROVIDED, VECTORS_ROW
+    from conformance.judge.provided import AGENT_STEP_NOT_PROVIDED
+    wall = load_scenario(ROOT / "scenarios" / "orca" / "overlap-wall-deep.yaml")
+    runner = fake("wrapper")
+    result = run_matrix([wall, SCENARIO], [runner], ROOT / "goldens")
+    row = result.cells[(VECTORS_ROW, runner.id)]
+    assert row.status == NOT_PROVIDED and row.compared == 0
+    assert row.reason == ("not provided (the port's hello): segment_distance_squared, support_distance, "
+                          "agent_case_form, agent_constraint, segment_constraint, for_boundary, solve_closest, "
+                          "solve_direction, relax, obstacle_neighbors, agent_neighbors, splitmix64, uniform, "
+                          "preferred_velocity, agent_step; 0 of 15 families pass")
+    assert result.cells[(SCENARIO.id, runner.id)].status == PASS
+    diverged = result.cells[(wall.id, runner.id)]
+    assert diverged.status == DIVERGED and diverged.diagnosis is not None
+    d = diverged.diagnosis
+    said = " ".join([diverged.reason, d.headline, *d.notes])
+    for noise in ("unknown family", "(vectors)", "failed", "not implemented"):
+        assert noise not in said, (noise, said)
+    assert d.vector_family is None and d.notes == [AGENT_STEP_NOT_PROVIDED]
+    assert d.cause.startswith("solver bug: same state and preferred velocities at step")

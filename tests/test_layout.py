@@ -47,7 +47,7 @@ def test_every_stage_is_a_documented_package_and_no_module_is_left_beside_them()
         assert ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))), f"{stage}/__init__.py: no docstring"
     loose = sorted(p.stem for p in PACKAGE.glob("*.py"))
     assert loose == ["__init__", "__main__", "cli", "cli_help", "cli_parser", "doctor", "errors", "jsonfile",
-                     "progress", "pytest_plugin"]
+                     "progress", "pytest_plugin", "shipped"]
 
 
 def test_no_module_or_function_is_too_long():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import shutil
 import struct
@@ -16,6 +17,7 @@ from conformance.judge.matrix import DIVERGED, PASS, VECTORS_ROW, run_matrix
 from conformance.judge.cell_text import format_table
 from conformance.runners.cffi_runner import CffiRunner, CVariant, c_variants
 from conformance.runners.cli_port import CliRunner, cli_spec
+from conformance.runners.reference import ReferenceRunner
 from conformance.contract.scenario import load_scenario, load_suite
 from conformance.selftest.variants import load_patch, patched_tree
 from conftest import ROOT
@@ -149,3 +151,39 @@ def test_single_agent_api_path_reproduces_the_goldens(name: str) -> None:
     got = list(CffiRunner(c_variants()["c"]).hashes(scenario.scene, per_agent=True))
     assert len(got) == scenario.scene.steps + 1 == len(golden.hashes)
     assert got == list(golden.hashes)
+
+
+class _SomeFamilies(ReferenceRunner):
+    """The reference answering only ``uniform`` and ``relax`` (its hello's provides), ``relax``
+    wrong in its first case when ``wrong``; asking another family fails the test."""
+
+    def __init__(self, wrong: bool):
+        super().__init__("partial")
+        self.wrong = wrong
+
+    def info(self):
+        return dataclasses.replace(super().info(), provides=("uniform", "relax"))
+
+    def vectors(self, family, args):
+        assert family in ("uniform", "relax"), f"{family} was asked but not provided"
+        results = super().vectors(family, args)
+        if self.wrong and family == "relax":
+            results[0] = ["7ff0000000000000" for _ in results[0]]
+        return results
+
+
+@pytest.mark.parametrize("wrong", [False, True])
+def test_a_vectors_row_asks_only_the_families_provided(wrong: bool) -> None:
+    """All provided families pass: NOT PROVIDED, naming the others; one of them wrong: DIVERGED
+    as always, and the count names the families not provided too."""
+    from conformance.judge.matrix import NOT_PROVIDED, vector_cell
+    cell, failure = vector_cell(_SomeFamilies(wrong), ROOT / "goldens" / "vectors")
+    missing = ("segment_distance_squared, support_distance, agent_case_form, agent_constraint, segment_constraint, "
+               "for_boundary, solve_closest, solve_direction, obstacle_neighbors, agent_neighbors, splitmix64, "
+               "preferred_velocity, agent_step")
+    if not wrong:
+        assert cell.status == NOT_PROVIDED and failure is None and cell.short() == "NOT PROVIDED"
+        assert cell.reason == f"not provided (the port's hello): {missing}; 2 of 15 families pass"
+    else:
+        assert cell.status == DIVERGED and failure.family == "relax"
+        assert cell.reason.endswith(f" [1 of 15 families pass; not provided (the port's hello): {missing}]")

@@ -50,3 +50,21 @@ def test_replies_match_the_schemas(port) -> None:
     for reply, name in zip(replies, expected):
         validator(f"protocol/{name}").validate(reply)
     assert replies[8]["results"] == [c["result"] for c in cases]
+
+
+@pytest.mark.parametrize("port", [c_cli, node_port], ids=["c-cli", "wasm-v8"])
+def test_both_protocols_are_answered_and_protocol_2_provides_every_family(port) -> None:
+    """A hello is answered in the version it asks for: protocol 2 lists every family of the suite
+    in ``provides``, protocol 1 has no ``provides``; another version is an error."""
+    from conformance.data.vectors import FAMILIES
+    requests = [{"cmd": "hello", "protocol": 2}, {"cmd": "hello", "protocol": 1}, {"cmd": "hello", "protocol": 3},
+                {"cmd": "bye"}]
+    done = subprocess.run(port(), input="".join(json.dumps(r) + "\n" for r in requests), capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-500:]
+    two, one, three = [json.loads(line) for line in done.stdout.splitlines()]
+    for reply in (two, one):
+        validator("protocol/hello-reply").validate(reply)
+    assert two["protocol"] == 2 and two["provides"] == [f.name for f in FAMILIES]
+    assert one["protocol"] == 1 and "provides" not in one
+    assert three == {"error": "hello: unsupported protocol (this port speaks protocols 1 and 2)"}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -228,9 +230,47 @@ def test_a_control_column_is_collected(run) -> None:
     assert f"orca-conformance::orca/head-on-exact[{column}]" in result.stdout.str()
 
 
+def test_a_vectors_row_not_provided_skips_with_the_reason(run) -> None:
+    """A careless Python port provides no primitive family: its vectors item is skipped, naming
+    the families (the plugin has no strict mode), and its scenario items run as usual."""
+    result = run("--orca-runner", "control:agents-before-obstacles", "--orca-suite=" + str(ROOT),
+                 "--orca-scenarios", "orca/zero-agents", "-rs")
+    result.assert_outcomes(passed=1, skipped=1)
+    result.stdout.fnmatch_lines(["SKIPPED * not provided (the port's hello): segment_distance_squared, *"
+                                 "; 0 of 15 families pass"])
+
+
 def test_under_xdist_each_worker_makes_its_own_runners(run) -> None:
     try:
         import xdist  # noqa: F401
     except ImportError:
         pytest.skip("pytest-xdist is not installed (pip install pytest-xdist)")
     check_red_cells(run("-p", "xdist", "-n", "2", *RED_RUN), xdist=True)
+
+
+def outcomes(junit: Path) -> dict[str, tuple[str, str]]:
+    """Each test case of a JUnit file: its outcome and the first line of its message."""
+    found = {}
+    for case in ET.parse(junit).getroot().iter("testcase"):
+        verdict = next((child for child in case if child.tag in ("failure", "error", "skipped")), None)
+        message = (verdict.get("message") or "").splitlines()[0] if verdict is not None else ""
+        found[f"{case.get('classname')}::{case.get('name')}"] = (verdict.tag if verdict is not None else "passed",
+                                                                  message)
+    return found
+
+
+def test_xdist_gives_every_item_the_outcome_of_a_serial_run(run, pytester: pytest.Pytester) -> None:
+    """The same selection run serially and on two workers: item for item, the same outcome and the
+    same headline (red cells, skipped columns and errors included), not only the same counts."""
+    try:
+        import xdist  # noqa: F401
+    except ImportError:
+        pytest.skip("pytest-xdist is not installed (pip install pytest-xdist)")
+    serial = pytester.path / "serial.xml"
+    parallel = pytester.path / "parallel.xml"
+    run(*RED_RUN, f"--junitxml={serial}")
+    run("-p", "xdist", "-n", "2", *RED_RUN, f"--junitxml={parallel}")
+    alone, split = outcomes(serial), outcomes(parallel)
+    assert len(alone) == sum(EXPECTED.values()) - EXPECTED["deselected"]
+    assert {outcome for outcome, _ in alone.values()} == {"passed", "failure", "skipped"}
+    assert split == alone

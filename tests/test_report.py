@@ -149,3 +149,64 @@ def test_junit_holds_any_reason_a_port_can_give() -> None:
     error = root.find(".//testcase[@name='orca/a']/error")
     assert error is not None and "<b>&amp;</b>" in error.text and "red" in error.text and "\x1b" not in error.text
     assert root.find(".//testcase[@name='orca/b']/skipped").get("message") == "no <tool>"
+
+
+def test_every_report_file_carries_the_suite_version_and_the_goldens_digest(reports) -> None:
+    header = load_report(reports[0])["header"]
+    version, digest = header["suite_version"], header["goldens_digest"]
+    for suite in ET.parse(reports[0].parent / "junit.xml").getroot().findall("testsuite"):
+        properties = {p.get("name"): p.get("value") for p in suite.findall("properties/property")}
+        assert properties["suite_version"] == version and properties["goldens_digest"] == digest
+    for name in ("matrix.md", "matrix.html"):
+        text = (reports[0].parent / name).read_text(encoding="utf-8")
+        assert f"Suite {version}" in text and digest in text, name
+
+
+def test_merge_warns_of_reports_from_other_suite_versions(reports, tmp_path: Path, capsys) -> None:
+    other = tmp_path / "other" / "report.json"
+    other.parent.mkdir()
+    data = json.loads(reports[1].read_text())
+    data["header"]["suite_version"] = "9.9.9"
+    other.write_text(json.dumps(data))
+    assert cli.main(["merge", str(reports[0]), str(other), "--out", str(tmp_path / "merged")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("warning: ") and "different suite versions" in err[0], err
+    assert "9.9.9" in err[0] and str(other) in err[0]
+    md = (tmp_path / "merged" / "matrix.md").read_text()
+    assert "> **Warning:** the reports come from different suite versions" in md
+    merged = json.loads((tmp_path / "merged" / "matrix.json").read_text())
+    assert merged["header"]["suite_version"].endswith(", 9.9.9") and len(merged["columns"]) == 2
+
+
+def test_a_not_provided_vectors_row_in_every_report(tmp_path: Path, capsys) -> None:
+    """A port that provides no primitive family: NOT PROVIDED is counted on its own in the
+    summary, skipped with the reason in junit.xml, one line in matrix.md, a cell of its own class
+    in matrix.html, and the runner's info says what it provides; merge counts it too."""
+    from conformance.judge.matrix import NOT_PROVIDED
+    from conformance.runners.reference import ReferenceRunner
+    from conformance.selftest.careless import AgentsFirstSimulator
+    suite = Suite(ROOT)
+    scenarios = [s for s in load_suite(ROOT / "scenarios") if s.id == "orca/zero-agents"]
+    result = run_matrix(scenarios, [ReferenceRunner("careless", AgentsFirstSimulator, "careless port")],
+                        suite.goldens_dir)
+    write_reports(result, suite, tmp_path / "r", divergence=False)
+    data = json.loads((tmp_path / "r" / "report.json").read_text())
+    validator("report").validate(data)
+    assert data["summary"][NOT_PROVIDED] == 1 and data["summary"]["PASS"] == 1
+    assert data["runners"]["careless"]["provides"] == []
+    row = next(c for c in data["cells"] if c["row"] == "vectors")
+    assert row["status"] == NOT_PROVIDED and row["reason"].startswith("not provided (the port's hello): ")
+    junit = ET.parse(tmp_path / "r" / "junit.xml").getroot()
+    suite_xml = junit.find("testsuite")
+    assert suite_xml.get("skipped") == "1" and suite_xml.get("failures") == "0" and suite_xml.get("errors") == "0"
+    skipped = junit.find(".//testcase[@name='vectors']/skipped")
+    assert skipped is not None and skipped.get("message") == row["reason"][:500]
+    md = (tmp_path / "r" / "matrix.md").read_text()
+    assert "| `vectors` | NOT PROVIDED |" in md and "1 not provided, 0 skipped." in md
+    assert f"- NOT PROVIDED `vectors` on `careless`: {row['reason']}" in md
+    html = (tmp_path / "r" / "matrix.html").read_text()
+    assert '<td class="NOT_PROVIDED"' in html and "td.NOT_PROVIDED {" in html and "1 not provided" in html
+    assert cli.main(["merge", str(tmp_path / "r" / "report.json"), "--out", str(tmp_path / "m")]) == 0
+    assert "1 passed, 0 diverged, 0 errors, 1 not provided, 0 skipped" in capsys.readouterr().out
+    merged = json.loads((tmp_path / "m" / "matrix.json").read_text())
+    assert merged["summary"][NOT_PROVIDED] == 1

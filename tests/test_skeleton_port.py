@@ -1,6 +1,8 @@
 """The skeleton port (runners/skeleton-js) runs as documented and is honest: it passes what it
-implements (the state hash, SplitMix64 and U(n)) and answers everything else with an error
-that names the missing family and its checklist step, never with a wrong value.  A copy of the
+implements (the state hash, SplitMix64 and U(n)), declares in its hello the families it has
+written (so its vectors row is NOT PROVIDED for the rest, not an ERROR per family), and answers
+everything else with an error that names the missing family and its checklist step, never with
+a wrong value.  A copy of the
 folder anywhere else still works: check-vectors.mjs finds the suite without being inside it,
 and the TODO messages name the copy's own README."""
 
@@ -17,7 +19,7 @@ import pytest
 
 from conformance.data import vectors
 from conformance.cli import main
-from conformance.judge.matrix import ERROR, PASS, VECTORS_ROW, run_matrix
+from conformance.judge.matrix import ERROR, NOT_PROVIDED, PASS, VECTORS_ROW, run_matrix
 from conformance.runners.base import RunnerError
 from conformance.runners.exec_runner import ExecRunner
 from conformance.contract.scenario import load_scenario
@@ -44,8 +46,9 @@ def test_the_matrix_shows_what_is_written_and_what_is_todo() -> None:
     assert head_on.reason.startswith("port reported an error during run (step 1): TODO(skeleton-js): "
                                      "preferred_velocity is not written yet (step 14 of the checklist")
     row = cells[VECTORS_ROW]
-    assert row.status == ERROR
-    assert "(segment_distance_squared): TODO(skeleton-js): segment_distance_squared is not written yet (step 3" in row.reason
+    missing = [f.name for f in vectors.FAMILIES if f.name not in IMPLEMENTED]
+    assert row.status == NOT_PROVIDED
+    assert row.reason == f"not provided (the port's hello): {', '.join(missing)}; 2 of 15 families pass"
 
 
 def test_the_documented_command_passes_the_scene_without_agents(capsys) -> None:
@@ -93,12 +96,14 @@ def test_replies_match_the_protocol_schemas() -> None:
                         {"cmd": "dump", "scene": scene, "step": 1},
                         {"cmd": "vectors", "family": "uniform", "cases": [[0, 0]]},
                         {"cmd": "vectors", "family": "relax", "cases": [[[], 0, "3ff0000000000000", 0]]},
-                        {"cmd": "hello", "protocol": 2}, {"cmd": "bye"}])
+                        {"cmd": "hello", "protocol": 3}, {"cmd": "hello", "protocol": 2}, {"cmd": "bye"}])
     names = ["hello-reply", "run-step-reply", "run-step-reply", "run-step-reply", "run-done-reply", "dump-reply",
-             "vectors-reply", "error-reply", "error-reply"]
+             "vectors-reply", "error-reply", "error-reply", "hello-reply"]
     assert len(replies) == len(names)
     for reply, name in zip(replies, names):
         validator(f"protocol/{name}").validate(reply)
+    assert replies[0]["protocol"] == 1 and "provides" not in replies[0]  # a harness of protocol 1 asks every family
+    assert replies[-1]["protocol"] == 2 and set(replies[-1]["provides"]) == IMPLEMENTED
     assert replies[1]["hash"] == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
 

@@ -280,7 +280,7 @@ BLOW_UP = {**SCENE, "agents": [{**SCENE["agents"][0], "position": [1e308, 0], "m
                                 "waypoints": [[-1e308, 0]]}]}
 """d = -2e308 overflows: the preferred velocity is -inf / inf = NaN, state 1 is not finite."""
 REQUESTS = [
-    {"cmd": "hello", "protocol": 2},
+    {"cmd": "hello", "protocol": 3},
     [1, 2],
     {"nocmd": 1},
     {"cmd": "fly"},

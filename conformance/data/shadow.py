@@ -24,9 +24,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from .. import shipped
 from ..contract.float_bits import ulp_distance
 
-PACKAGE_DIR = Path(__file__).resolve().parents[1]
+PACKAGE_DIR = shipped.PACKAGE
 SHADOW = "orca_census_shadow"
 """Name of the package namespace that holds the instrumented copies."""
 

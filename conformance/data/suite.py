@@ -1,8 +1,10 @@
 """Where the suite's data lives: the scenarios and goldens folders of one checkout.
 
 Contract: ``Suite.locate(explicit)`` uses, in order, the explicit folder, the environment
-variable ORCA_CONFORMANCE_SUITE, the current folder if it has ``scenarios/``, and the folder
-above the installed package; it raises ``InputError`` when none has ``scenarios/``.
+variable ORCA_CONFORMANCE_SUITE, the current folder if it has ``scenarios/``, and the suite
+shipped with the package (``shipped.root()``: the checkout, or the wheel's copy); it raises
+``InputError`` when the folder named has no ``scenarios/``, or when neither of the last two has
+one (``shipped.MissingData`` when an installed wheel lost files).
 
 A broken scenario file blocks only the commands that need it.  ``load()`` never raises for a
 broken file: it returns the scenarios that loaded and one error per broken file (``check``
@@ -23,6 +25,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .. import shipped
 from ..errors import InputError, did_you_mean
 from ..contract.scenario import BrokenFile, Scenario, ScenarioFileErrors, SuiteLoad, load_each, presumed_id
 
@@ -42,17 +45,23 @@ class Suite:
 
     @classmethod
     def locate(cls, explicit: str | None = None) -> "Suite":
-        candidates = []
-        if explicit:
-            candidates.append(Path(explicit))
-        elif os.environ.get("ORCA_CONFORMANCE_SUITE"):
-            candidates.append(Path(os.environ["ORCA_CONFORMANCE_SUITE"]))
-        else:
-            candidates += [Path.cwd(), Path(__file__).resolve().parents[2]]
-        for root in candidates:
+        """The suite of ``--suite DIR``, else of $ORCA_CONFORMANCE_SUITE, else the current folder
+        when it has ``scenarios/``, else the shipped one (``shipped.root``)."""
+        given = explicit or os.environ.get("ORCA_CONFORMANCE_SUITE")
+        if given:
+            root = Path(given)
             if (root / "scenarios").is_dir():
                 return cls(root.resolve())
-        raise InputError(str(candidates[0]), "scenarios", "no scenarios/ folder here (use --suite DIR)")
+            what = "no such folder" if not root.exists() else "no scenarios/ folder here"
+            source = "--suite DIR" if explicit else "ORCA_CONFORMANCE_SUITE"
+            raise InputError(given, "scenarios", f"{what} (named by {source}; a suite is a folder holding "
+                             "scenarios/ and goldens/, such as a checkout of orca-conformance)")
+        for root in (Path.cwd(), shipped.root()):
+            if (root / "scenarios").is_dir():
+                return cls(root.resolve())
+        shipped.require()  # an installed wheel missing its scenarios says so, and how to get them back
+        raise InputError(str(Path.cwd()), "scenarios", "no scenarios/ folder here, and none shipped with the "
+                         f"package in {shipped.root()} (use --suite DIR)")
 
     def load(self) -> SuiteLoad:
         """Every scenario file, loaded or broken; never raises for a broken file."""

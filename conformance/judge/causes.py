@@ -7,13 +7,14 @@ found): ``encoding_cause`` for bit-equal dumps under different hashes (naming th
 that reproduces the port's hash), ``position_cause`` when every new velocity of step k is equal
 and a position is not, ``solver_cause`` otherwise: it asks the port's agent_step for the
 divergent agent from the reference's state k - 1 and names the constraint list, the linear
-program or the step composition.  A port whose agent_step fails gets the plain "solver bug"
-and a note.
+program or the step composition.  A port whose agent_step fails, or whose hello does not
+provide it (then it is not asked), gets the plain "solver bug" and a note.
 """
 
 from __future__ import annotations
 
 import re
+import time
 from typing import TYPE_CHECKING
 
 from ..data import vectors
@@ -23,7 +24,9 @@ from ..contract.scenario import Scene
 from ..contract.clauses import Citation
 from ..data.family_clauses import FAMILY_CLAUSES
 from .citation import cite_constraint, cite_velocity, flip_list
+from .first_decision import first_decision
 from .hash_encoding import canonical_hash, wrong_encodings
+from .provided import AGENT_STEP_NOT_PROVIDED, provides
 from .state_difference import POSITION_FIELDS, first_state_difference
 from .step_comparison import (PLANE_FIELDS, ConstraintDifference, StepResult, agent_step_args, ask_neighbors,
                               ask_primitive, compare_steps, runner_agent_step, sequential_reproduces, step_result)
@@ -107,13 +110,22 @@ def solver_cause(result: Diagnosis, scene: Scene, runner: Runner, agent: int, ex
     try:
         port = runner_agent_step(runner, args)
     except RunnerError as err:
+        told = not provides(runner, "agent_step")  # its hello leaves it out: judged from the scenes alone
         result.kind, result.cause = SOLVER, plain
-        result.headline = f"agent {agent}'s new velocity differs (the port's agent_step primitive failed)"
+        result.headline = (f"agent {agent}'s new velocity differs (the port's agent_step primitive "
+                           f"{'is not provided' if told else 'failed'})")
         result.citation = Citation("step.start-state", list(FAMILY_CLAUSES["agent_step"][1:4]), found=False)
-        result.notes.append(f"the port's agent_step primitive failed ({err.reason[:200]}), so its constraint "
-                            "assembly and programs could not be told from the composition of its step")
+        result.notes.append(AGENT_STEP_NOT_PROVIDED if told else f"the port's agent_step primitive failed "
+                            f"({err.reason[:200]}), so its constraint assembly and programs could not be told "
+                            "from the composition of its step")
         return
-    difference = compare_steps(scene, expected_prev, agent, reference, port)
+    anchored: list[int] = []
+    difference = compare_steps(scene, expected_prev, agent, reference, port, anchored)
+    if anchored:
+        result.notes.append(f"constraint{'s' if len(anchored) > 1 else ''} {', '.join(map(str, anchored))} of the "
+                            "port's list: the reference's half-plane anchored at another point of its line (the same "
+                            "constraint, not counted as a difference; docs/protocol.md: agent_step reports the text's "
+                            "P, and the vectors compare it bit for bit)")
     where = f"from the reference's state of step {k - 1} (same state and preferred velocities)"
     if difference is not None and difference.index is not None:
         result.kind, result.constraint = CONSTRAINTS, difference
@@ -164,12 +176,47 @@ def _list_headline(agent: int, difference: ConstraintDifference, citation: Citat
         return f"{what}: {brief(difference.reading)} reproduces it"
     if citation.found and citation.reading:
         return f"{what}: {brief(citation.reading)}"
+    if difference.tie:
+        return f"{what}: the port's own {difference.port_neighbors[0]} breaks a tie in the neighbor order otherwise"
     if difference.neighbors:
         return f"{what}: the port's own {difference.port_neighbors[0]} primitive gives other neighbors" \
             if difference.port_neighbors else f"{what}: the neighbor search is wrong"
     if difference.primitive.startswith("the port's own"):
         return f"{what}: " + difference.primitive.split(" for the inputs")[0]
     return f"{what} (its primitives pass; suspect what is fed to them)"
+
+
+FOLLOW_ULPS = 64
+"""A first state difference of at most this many ulps, with no decision read otherwise to explain
+it, is followed to the first different decision (``follow_rounding``)."""
+FOLLOW_SECONDS = 5.0
+FOLLOW_STEPS = 200
+
+
+def follow_rounding(result: Diagnosis, scene: Scene, runner: Runner) -> None:
+    """When a cell's first difference looks like rounding (a few ulps, no reading and no decision
+    read otherwise reproduces it), follow the run with the port's agent_step on the reference's
+    states (judge/first_decision.py) to the first step where it decides otherwise, and say both:
+    the rounding first, then that decision with its clause."""
+    d = result.state
+    explained = result.citation is not None and bool(result.citation.reading) or (
+        result.constraint is not None and (result.constraint.reading or result.constraint.tie))
+    if d is None or d.ulps is None or d.ulps > FOLLOW_ULPS or explained or result.kind not in (CONSTRAINTS, VELOCITY):
+        return
+    notes: list[str] = []
+    found = first_decision(scene, runner, result.step, FOLLOW_STEPS, time.monotonic() + FOLLOW_SECONDS, notes)
+    if found is None or found.step <= result.step:  # the step itself decided otherwise: its cause says it
+        result.notes += [f"following the run for a decision: {n}" for n in notes]
+        return
+    cited = cite_constraint(scene, found.state, found.difference, found.reference.lines, found.aligned.lines,
+                            found.reference.hard, runner)
+    result.decision = found.to_json()
+    result.cause += f"; that is rounding: {found.text}"
+    result.headline = (f"rounding only at step {result.step} ({result.headline}); the first different decision is "
+                       f"at step {found.step}, agent {found.agent}")
+    if found.difference.index is not None:
+        result.headline += f": constraint {found.difference.index} ({found.difference.neighbor or 'its list'})"
+    result.citation = Citation(cited.primary, list(cited.others) + ["arith.binary64"], cited.found, cited.reading)
 
 
 def _weigh_evidence(difference: ConstraintDifference, scene: Scene, state: StateDump, runner: Runner,

@@ -2,7 +2,8 @@
 
 Contract: ``format_table(result, verbose)`` gives the table (rows scenarios, columns runners, one
 status per cell) and, below it, every cell that is not PASS: a SKIPPED column once, with the
-doctor's line of what it needs; a DIVERGED or ERROR cell as ``cell_lines``.
+doctor's line of what it needs; a NOT PROVIDED vectors row as one line (the families the port's
+hello leaves out; not a red cell); a DIVERGED or ERROR cell as ``cell_lines``.
 
 ``cell_lines(cell)`` is a red cell in at most three lines: a headline (status, row, runner,
 step, agent, field, the cause in one sentence, the clause it breaks), then, in at most
@@ -18,7 +19,7 @@ import textwrap
 
 from ..contract.clauses import clause_map
 from .diagnosis import Diagnosis
-from .matrix import PASS, SKIPPED, Cell, MatrixResult
+from .matrix import NOT_PROVIDED, PASS, SKIPPED, Cell, MatrixResult
 from .state_difference import hex_bits
 
 WIDTH = 200
@@ -100,7 +101,8 @@ def cell_lines(cell: Cell, verbose: bool = False) -> list[str]:
 
 def format_table(result: MatrixResult, verbose: bool = False) -> str:
     """Rows scenarios, columns runners, one status per cell; then each red cell (``cell_lines``;
-    a SKIPPED column also gets the doctor's needs line: what is missing and how to install it)."""
+    a SKIPPED column also gets the doctor's needs line: what is missing and how to install it;
+    a NOT PROVIDED row is one line with its reason)."""
     from ..runners.needs import needs_line
     first = max([len("scenario")] + [len(r) for r in result.rows])
     widths = [max([len(r)] + [len(result.cells[(row, r)].short()) for row in result.rows if (row, r) in result.cells])
@@ -117,7 +119,8 @@ def format_table(result: MatrixResult, verbose: bool = False) -> str:
     for runner, reason in skipped_runners.items():
         lines.append(f"SKIPPED  {runner}: {reason}")
         lines.append(f"         {needs_line(runner)}")
-    red = [c for c in details if c.status != SKIPPED]
+    lines.extend(f"{c.status} {c.row} [{c.runner}]: {c.reason}" for c in details if c.status == NOT_PROVIDED)
+    red = [c for c in details if c.status not in (SKIPPED, NOT_PROVIDED)]
     for c in red:
         lines.extend(cell_lines(c, verbose))
     if red and not verbose:

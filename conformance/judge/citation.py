@@ -24,7 +24,7 @@ from typing import Callable
 
 from ..contract.clauses import Citation
 from ..contract.float_bits import bits
-from ..data.shadow import NEAR_BAND, SHADOW, traced
+from ..data.shadow import NEAR_BAND, SHADOW, TOLERANCE_NAMES, traced
 from ..data.site_clauses import SITE_CLAUSES
 from ..runners.base import Runner, StateDump
 from .step_comparison import _reach, _simulator, ask_family
@@ -107,6 +107,7 @@ def flip_reproduces(call: Callable[[], object], reproduces: Callable[[object], b
     near = [site for site in _near(trace) if site not in without]
     every = [site for site in trace.outcome if site not in HARMLESS_TIES and site not in without]
     counts = dict(trace.seen)
+    met = {site for site, gap in trace.closest.items() if gap == 0}  # both sides equal, or a sort's equal keys
     candidates = [(site, "near") for site in near] + ([] if near_only else [(site, "always") for site in every] + [
         (site, n) for site in every for n in range(1, min(counts[site], FLIP_PASSES) + 1) if counts[site] > 1])
     for site, mode in candidates:
@@ -119,7 +120,7 @@ def flip_reproduces(call: Callable[[], object], reproduces: Callable[[object], b
         finally:
             trace.flip = None
         if reproduces(result):
-            return site, mode
+            return site, ("equal" if mode == "near" and site in met else mode)
     return None
 
 
@@ -135,18 +136,36 @@ def same_bits(a, b) -> bool:
     return a == b
 
 
+OTHER_STRICTNESS = {"<=": "<", "<": "<=", ">=": ">", ">": ">="}
+
+
+def _reading(text: str, mode: str | int) -> str:
+    """The other reading of one decision, in words: the other strictness where both sides were
+    equal, a tie broken otherwise, a rounding band, an inverted test or a pass more or less."""
+    if mode == "equal" and text.endswith(" ties"):
+        return f"equal keys of `{text[:-5]}` ordered the other way (a tie broken otherwise)"
+    if mode == "equal" and any(name in text for name in TOLERANCE_NAMES):
+        return f"answering `{text}` the other way where its tolerance decides it (another tolerance, or none)"
+    operator = next((op for op in (" <= ", " >= ", " < ", " > ") if op in text), "")
+    if mode == "equal" and operator:
+        other = text.replace(operator, f" {OTHER_STRICTNESS[operator.strip()]} ", 1)
+        return f"`{text}` read as `{other}` (the other strictness, where both sides are equal)"
+    how = {"near": "near its boundary (its sides rounded otherwise: a root for a square, another grouping, "
+                   "a narrower type or a tolerance)",
+           "equal": "where both sides are equal",
+           "always": "every time (the test inverted)"}.get(mode, f"at its evaluation {mode} alone (a loop's pass "
+                                                                 "more or less)")
+    return f"answering `{text}` the other way {how}"
+
+
 def from_flip(flip: tuple[str, str | int] | None) -> Citation | None:
     """The citation of a decision whose other reading reproduces the port, with that reading."""
     if flip is None:
         return None
     site, mode = flip
     clauses = SITE_CLAUSES[site]
-    how = {"near": "at its boundary (the other strictness, or its sides rounded otherwise)",
-           "always": "every time (the test inverted)"}.get(mode, f"at its evaluation {mode} alone (a loop's pass "
-                                                                 "more or less)")
     text = site.split(": ", 1)[1].split(" #", 1)[0]
-    return Citation(clauses[0], list(clauses[1:]),
-                    reading=f"answering `{text}` the other way {how} reproduces the port's result")
+    return Citation(clauses[0], list(clauses[1:]), reading=f"{_reading(text, mode)} reproduces the port's result")
 
 
 def _from_sites(found: list[str], others: list[str]) -> Citation | None:

@@ -37,10 +37,11 @@ from dataclasses import dataclass, field
 from ..runners.base import Runner, RunnerError, StateDump
 from ..contract.scenario import Scene
 from ..contract.clauses import Citation, clause_map
-from .causes import DRIVER, LOAD, SOLVER, encoding_cause, position_cause, solver_cause
+from .causes import DRIVER, LOAD, SOLVER, encoding_cause, follow_rounding, position_cause, solver_cause
 from .driver_citation import cite_driver
 from .hash_encoding import canonical_hash
 from .neighborhood import neighborhood
+from ..contract.float_bits import to_float32
 from .state_difference import (PREFERRED_FIELDS, VELOCITY_FIELDS, Difference, first_state_difference, hex_bits,
                                precision_finding)
 from .step_comparison import ConstraintDifference
@@ -73,6 +74,8 @@ class Diagnosis:
     """The neighborhood of the divergent agent at the divergent step, for the HTML report."""
     citation: Citation | None = None
     """The clause of the text the cause breaks (judge/citation.py), when a cause was found."""
+    decision: dict | None = None
+    """The first different decision after a first difference of rounding (judge/first_decision.py)."""
 
     def cites(self) -> str:
         """"breaks <id> (<where>: <paraphrase>)", or the nearest primitive's clauses when the
@@ -125,7 +128,7 @@ class Diagnosis:
                 "vector_detail": self.vector_detail, "notes": list(self.notes), "summary": self.summary(),
                 "clauses": self.citation.ids if self.citation is not None else [],
                 "clause_found": self.citation.found if self.citation is not None else False,
-                "cites": self.cites(),
+                "cites": self.cites(), "decision": self.decision,
                 "picture": self.picture}
 
 
@@ -183,30 +186,66 @@ def diagnose(scene: Scene, step: int, runner: Runner, reference: Runner, reporte
             result.kind = LOAD
             result.cause = result.headline = "the initial state differs: the scene was not loaded exactly"
             result.citation = Citation("scene.numbers", ["arith.state"])
-            _precision(result, got, expected)
+            _precision(result, _later_states(runner, reference, scene, step, got, expected))
         return result
     got_prev = _dump(runner, scene, step - 1, result, "port")
     expected_prev = _dump(reference, scene, step - 1, result, "reference")
     if got_prev is None or expected_prev is None:
         return result
     _step_cause(result, scene, runner, expected, got, expected_prev, got_prev)
-    _precision(result, got, expected)
+    follow_rounding(result, scene, runner)
+    _precision(result, _later_states(runner, reference, scene, step, got, expected))
     return result
 
 
-def _precision(result: Diagnosis, got: StateDump | None, expected: StateDump | None) -> None:
-    """Say first when the values the port got wrong are float32 roundings of the reference's."""
+PRECISION_STEPS = 8
+"""How many states after the divergent one a precision finding may look at when the values so far
+are all narrow but too few to tell a format (a scene that starts exact in float32)."""
+
+
+def _later_states(runner: Runner, reference: Runner, scene: Scene, step: int, got: StateDump | None,
+                  expected: StateDump | None) -> tuple[list[float], list[float]]:
+    """Every value of the port's dumps and the reference's from ``step`` on: the divergent state,
+    then, while the port's values are all float32 and too few to tell a format, the next ones."""
     if got is None or expected is None:
+        return [], []
+    values = [v for row in got.agents for v in row]
+    wanted = [v for row in expected.agents for v in row]
+    for later in range(step + 1, min(scene.steps, step + PRECISION_STEPS) + 1):
+        if precision_finding(values, wanted) or not all(_narrow(v) for v in values):
+            break
+        try:
+            values += [v for row in runner.dump(scene, later).agents for v in row]
+            wanted += [v for row in reference.dump(scene, later).agents for v in row]
+        except RunnerError:
+            break
+    return values, wanted
+
+
+def _narrow(value: float) -> bool:
+    try:
+        return not math.isfinite(value) or to_float32(value) == value
+    except OverflowError:
+        return False
+
+
+def _precision(result: Diagnosis, states: tuple[list[float], list[float]]) -> None:
+    """Say first when the port's values are in a narrower format than binary64: every value of its
+    dumps (positions, velocities, preferred velocities) float32, or on a fixed-point grid."""
+    found = precision_finding(*states)
+    if not found:
         return
-    if precision_finding([v for row in got.agents for v in row[:4]],
-                         [v for row in expected.agents for v in row[:4]]) == "float32":
-        finding = ("the port's state is float32: every position and velocity that differs from the reference's "
-                   "is a float32 value (its low 29 mantissa bits zero) within float32 rounding of it")
-        result.cause = f"{finding}; {result.cause}" if result.cause else finding
+    if found == "float32":
+        finding = ("the port's state is float32: every value it reports that differs from the reference's is a "
+                   "float32 value (its low 29 mantissa bits zero)")
         short = "the port's state is float32 (low 29 mantissa bits zero)"
-        result.headline = f"{short}; {result.headline}" if result.headline else short
-        others = result.citation.ids if result.citation is not None else []
-        result.citation = Citation("arith.state", ["arith.binary64"] + others)
+    else:
+        finding = f"the port's state is on {found}: every value it reports is a whole multiple of it"
+        short = f"the port's state is on {found}"
+    result.cause = f"{finding}; {result.cause}" if result.cause else finding
+    result.headline = f"{short}; {result.headline}" if result.headline else short
+    others = result.citation.ids if result.citation is not None else []
+    result.citation = Citation("arith.state", ["arith.binary64"] + others)
 
 
 def first_failing_dump(runner: Runner, scene: Scene, low: int, high: int) -> int | None:

@@ -5,7 +5,7 @@ hashes with the goldens (never re-running the reference, except to dump the stat
 divergence).  Every cell ends as PASS, DIVERGED (first step, diagnosis), ERROR (reason, and the
 diagnosis of the failing step when a run stopped on a non-finite state or failed mid-run) or
 SKIPPED (reason); a runner that raises never stops the matrix.  Each runner also gets a
-``vectors`` row: the primitive vectors, bit for bit.
+``vectors`` row: the primitive vectors, bit for bit, of the families it provides (provided.py).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from .diagnosis import Diagnosis, diagnose, first_failing_dump, parse_non_finite
 from ..contract.clauses import Citation, clause_map
 from .citation import cite_vector_cases
 from .matrix_clock import ColumnMeter, MatrixClock
+from .provided import NOT_PROVIDED, asked, not_provided_reason, tally
 from .vector_failure import VectorFailure, describe_case, rounding_only
 from ..data.goldens import OK as GOLDEN_OK
 from ..data.goldens import golden_status
@@ -32,11 +33,12 @@ from ..runners.reference import ReferenceRunner
 from ..contract.scenario import Scenario
 
 PASS, DIVERGED, ERROR, SKIPPED = "PASS", "DIVERGED", "ERROR", "SKIPPED"
+STATUSES = (PASS, DIVERGED, ERROR, NOT_PROVIDED, SKIPPED)
 VECTORS_ROW = "vectors"
 
 
 def status_text(status: str, step: int | None) -> str:
-    """A cell as the tables show it: PASS, DIVERGED@k, ERROR, SKIPPED."""
+    """A cell as the tables show it: PASS, DIVERGED@k, ERROR, NOT PROVIDED, SKIPPED."""
     return f"DIVERGED@{step}" if status == DIVERGED and step is not None else status
 
 
@@ -160,7 +162,7 @@ def attach_vector_failure(diagnosis: Diagnosis, vector_failure: tuple[str, int] 
 
 
 UNDIAGNOSED_ERRORS = ("no reply to", "exceeded", "budget", "without a newline", "fuel exhausted", "build failed",
-                      "cannot start", "out of memory")
+                      "cannot start", "out of memory", "longer than")
 """ERROR reasons after which the port is not asked again (it would hang, run away or fail alike)."""
 
 
@@ -261,7 +263,8 @@ def vector_cell(runner: Runner, folder: Path) -> tuple[Cell, VectorFailure | Non
     diverged: list[str] = []
     errors: list[tuple[str, str]] = []
     rounding: dict[str, tuple[int, int]] = {}  # failing formula family: (bad cases that are rounding only, bad)
-    for run in run_families(runner, vectors.load_all(folder)):
+    families, missing = asked(runner, vectors.load_all(folder))  # a family not provided is not asked
+    for run in run_families(runner, families):
         name, cases, results, bad = run.name, run.cases, run.results, run.bad
         if run.error is not None:
             # A family the port answers with an error (not written yet, say) does not hide the
@@ -295,14 +298,12 @@ def vector_cell(runner: Runner, folder: Path) -> tuple[Cell, VectorFailure | Non
         cell.status = ERROR
         cell.reason = f"{errors[0][0]}: {errors[0][1]}"
         failure = VectorFailure("(vectors)", 0, errors[0][1][:200])
+    elif missing:
+        cell.status, cell.reason = NOT_PROVIDED, not_provided_reason(missing, len(passed), len(families) + len(missing))
     if diverged or errors:
-        summary = [f"{len(passed)} of {len(passed) + len(diverged) + len(errors)} families pass"]
-        if len(diverged) > 1:
-            summary.append("wrong: " + ", ".join(diverged))
-        if errors and (diverged or len(errors) > 1):
-            summary.append("errors: " + ", ".join(name for name, _ in errors))
-        cell.reason += " [" + "; ".join(summary) + "]"
-        cell.brief = _vector_brief(cell, failure, "; ".join(summary))
+        summary = tally(passed, diverged, errors, missing)
+        cell.reason += f" [{summary}]"
+        cell.brief = _vector_brief(cell, failure, summary)
     cell.compared = total
     cell.seconds = time.perf_counter() - started
     return cell, failure
@@ -393,6 +394,6 @@ def _with_stderr(err: RunnerError) -> str:
 def _column_line(result: MatrixResult, runner_id: str, seconds: float) -> str:
     """One line per finished column: what a CI log shows while the matrix runs."""
     cells = [c for (_, r), c in result.cells.items() if r == runner_id]
-    counts = {status: sum(c.status == status for c in cells) for status in (PASS, DIVERGED, ERROR, SKIPPED)}
+    counts = {status: sum(c.status == status for c in cells) for status in STATUSES}
     text = ", ".join(f"{n} {status.lower()}" for status, n in counts.items() if n)
     return f"column {runner_id}: {text} ({seconds:.1f} s)"

@@ -73,16 +73,51 @@ def first_state_difference(expected: StateDump, got: StateDump,
 
 
 def precision_finding(values: list[float], reference: list[float]) -> str:
-    """"float32" when at least three values the port reported differ from the reference's and
-    every one of them is a float32 value (its low 29 mantissa bits zero) within float32 rounding
-    of the reference's, which is not one; "" otherwise."""
+    """The narrower format every value the port reported is in, when the reference's are not:
+    "float32" (every finite value has its low 29 mantissa bits zero; or at least three values
+    differ and each is a float32 value within float32 rounding of the reference's), "a fixed-point
+    grid of 2^-q" (every value a multiple of 2^-q, q at most GRID_BITS), or ""."""
     def narrow(v: float) -> bool:
         try:
             return to_float32(v) == v
         except OverflowError:
             return False
+    finite = [v for v in values if math.isfinite(v)]
+    if not finite:
+        return ""
+    wide = [k for k, r in enumerate(reference) if math.isfinite(r) and not narrow(r)]
+    if len(wide) < 3:  # too few values that only binary64 holds to tell a format
+        return ""
+    grid = _grid_bits(finite)
+    if grid is not None and (_grid_bits([r for r in reference if math.isfinite(r)]) or GRID_BITS + 1) > grid:
+        return f"a fixed-point grid of 2^-{grid}"
+    if all(narrow(v) for v in finite):
+        return "float32"
     differing = [(v, r) for v, r in zip(values, reference) if bits(v) != bits(r) and math.isfinite(v)]
     if len(differing) >= 3 and all(narrow(v) and not narrow(r) and abs(v - r) <= abs(r) * 2.0 ** -23
                                    for v, r in differing):
         return "float32"
     return ""
+
+
+GRID_BITS = 16
+"""The finest fixed-point grid recognised: values that are all multiples of 2^-16 or coarser (a
+float32 state of values below 2^7 is on no grid this coarse: its small values use finer bits)."""
+
+
+def _grid_bits(values: list[float]) -> int | None:
+    """The smallest q such that every value is a whole multiple of 2^-q, when that q is at most
+    GRID_BITS and some value is not whole; None otherwise."""
+    finest = 0
+    for v in values:
+        if v == 0.0:
+            continue
+        mantissa, exponent = math.frexp(v)  # v = mantissa * 2^exponent, 0.5 <= |mantissa| < 1
+        scaled, shift = abs(mantissa), 0
+        while scaled != int(scaled):
+            scaled *= 2.0
+            shift += 1
+        finest = max(finest, shift - exponent)
+        if finest > GRID_BITS:
+            return None
+    return finest if finest > 0 else None

@@ -18,9 +18,11 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..data import vectors
-from ..contract.float_bits import bits
+from ..contract.float_bits import bits, ulp_distance
+from ..solver.obstacle import segment_distance_squared
 from ..runners.base import Runner, RunnerError, StateDump
 from ..contract.scenario import Scene
+from .provided import provides
 from .state_difference import hex_value
 
 
@@ -58,6 +60,8 @@ class ConstraintDifference:
     """How the port's own neighbour primitives disagree with the reference for this agent, if they do."""
     port_neighbors: tuple[str, list, list] | None = None
     """(family, its arguments, the port's answer) when the port's own neighbour primitive disagrees."""
+    tie: str = ""
+    """"the port breaks a tie otherwise: ..." when its neighbour order differs first at two equal distances."""
 
     def describe(self) -> str:
         if self.index is None:
@@ -88,8 +92,10 @@ def step_result(values: Sequence) -> StepResult:
 
 
 def runner_agent_step(runner: Runner, args: list) -> StepResult:
-    """The port's agent_step; RunnerError (reason) when it fails or answers nonsense."""
+    """The port's agent_step; RunnerError (reason) when it fails, answers nonsense or does not provide it."""
     family = vectors.FAMILY_BY_NAME["agent_step"]
+    if not provides(runner, "agent_step"):  # its hello leaves agent_step out: never asked
+        raise RunnerError("the port does not provide agent_step (its hello)")
     encoded = [vectors.encode_value(c, v) for c, v in zip(family.args, args)]
     results = runner.vectors("agent_step", [encoded])
     try:
@@ -98,16 +104,42 @@ def runner_agent_step(runner: Runner, args: list) -> StepResult:
         raise RunnerError(f"malformed agent_step result: {err}") from None
 
 
+SAME_LINE_ULPS = 8
+"""Two half-planes are one constraint anchored at two points of its line when their normals agree
+within this many ulps per component, the port's anchor lies on the reference's line within this
+many ulps of the anchors' size, and it sits clearly elsewhere along the line: a wrapped library
+that stores a line by another of its points."""
+
+
+def same_halfplane(want: tuple, have: tuple) -> bool:
+    """Whether two (P.x, P.y, N.x, N.y) lines are the same half-plane up to SAME_LINE_ULPS: same
+    normal (so the same side), the port's anchor on the reference's line."""
+    if any((ulp_distance(a, b) or 0) > SAME_LINE_ULPS or a != a or b != b for a, b in zip(want[2:], have[2:])):
+        return False
+    dx, dy = have[0] - want[0], have[1] - want[1]
+    size = max(abs(want[0]), abs(want[1]), abs(have[0]), abs(have[1]), 2.0 ** -1022)
+    across, along = dx * want[2] + dy * want[3], dx * want[3] - dy * want[2]
+    # on the line within rounding, and moved along it by far more than rounding: a re-anchoring,
+    # not a line shifted by an ulp (which is another constraint, and what a rounding slip gives)
+    return abs(across) <= SAME_LINE_ULPS * size * 2.0 ** -52 and abs(along) >= size * 2.0 ** -20
+
+
 def compare_steps(scene: Scene, state: StateDump, agent: int, reference: StepResult,
-                  port: StepResult) -> ConstraintDifference | None:
+                  port: StepResult, anchored: list[int] | None = None) -> ConstraintDifference | None:
     """The first difference of two agent_step results: in the obstacle constraints, then in the
     agent constraints (each part compared on its own, so that a missing obstacle is named as
-    such), then the velocity."""
+    such), then the velocity.  A constraint that is the reference's half-plane anchored at
+    another point of its line (``same_halfplane``) is not a difference: its index goes to
+    ``anchored`` and the search goes on."""
     names = _neighbor_names(scene, state, agent, reference)
     parts = ((reference.lines[:reference.hard], port.lines[:port.hard], 0, "obstacle"),
              (reference.lines[reference.hard:], port.lines[port.hard:], reference.hard, "agent neighbor"))
     for want_part, have_part, offset, kind in parts:
         for j, (want, have) in enumerate(zip(want_part, have_part)):
+            if any(bits(a) != bits(b) for a, b in zip(want, have)) and same_halfplane(want, have):
+                if anchored is not None:
+                    anchored.append(offset + j)
+                continue
             for f in range(4):
                 if bits(want[f]) != bits(have[f]):
                     found = ConstraintDifference(agent, offset + j, names[offset + j], PLANE_FIELDS[f],
@@ -215,8 +247,11 @@ def _with_reading(difference: ConstraintDifference, scene: Scene, state: StateDu
 
 def ask_family(runner: Runner, family: str, args: list) -> tuple | None:
     """The port's answer to one case of a primitive family (decoded arguments in, decoded
-    results out); None when it cannot answer (an error, or an answer that does not decode)."""
+    results out); None when it cannot answer (an error, or an answer that does not decode) or does
+    not provide the family (its hello: then it is never asked)."""
     fam = vectors.FAMILY_BY_NAME[family]
+    if not provides(runner, family):
+        return None
     try:
         answer = runner.vectors(family, [[vectors.encode_value(c, v) for c, v in zip(fam.args, args)]])
         return tuple(vectors.decode_value(c, v) for c, v in zip(fam.result, answer[0]))
@@ -284,7 +319,37 @@ def ask_neighbors(difference: ConstraintDifference, scene: Scene, state: StateDu
             difference.port_neighbors = (family, args, list(got))
             difference.neighbors = (f"the neighbor search is wrong: in this state the port's own {family} primitive "
                                     f"gives agent {i} the {what} {_indices(got)}, the reference {_indices(expected)}")
+            tie = broken_tie(family, args, list(got), list(expected))
+            if tie:
+                difference.tie = tie
+                difference.neighbors = f"{tie}; {difference.neighbors}"
             return
+
+
+def _squared_distances(family: str, args: list) -> dict[int, float]:
+    """Each candidate's squared distance as the reference computes it: segments from the point,
+    agents from agent i (every one, inside the neighbor distance or not)."""
+    if family == "obstacle_neighbors":
+        x, y, _, segments = args
+        return {k: segment_distance_squared(ax - x, ay - y, bx - x, by - y) for k, (ax, ay, bx, by) in enumerate(segments)}
+    i, xs, ys = args[0], args[1], args[2]
+    return {j: (xs[j] - xs[i]) * (xs[j] - xs[i]) + (ys[j] - ys[i]) * (ys[j] - ys[i]) for j in range(len(xs))}
+
+
+def broken_tie(family: str, args: list, got: list[int], expected: list[int]) -> str:
+    """"the port breaks a tie otherwise: ..." when the first place its neighbour list differs
+    from the reference's holds two candidates at the very same squared distance (the text orders
+    them by index, lower first); "" otherwise."""
+    place = next((k for k, (a, b) in enumerate(zip(got, expected)) if a != b), None)
+    if place is None:
+        return ""
+    d2 = _squared_distances(family, args)
+    a, b = got[place], expected[place]
+    if a not in d2 or b not in d2 or bits(d2[a]) != bits(d2[b]):
+        return ""
+    what = "segments" if family == "obstacle_neighbors" else "agents"
+    return (f"the port breaks a tie otherwise: {what} {b} and {a} are at the same squared distance "
+            f"({hex_value(d2[a])}), the text takes the lower index first, the port puts {a} at place {place}")
 
 
 def sequential_reproduces(scene: Scene, expected_prev: StateDump, got: StateDump, agent: int) -> bool:

@@ -28,7 +28,7 @@ from string import Template
 from .divergence_drawing import divergence_chart_svg, divergence_overlay_svg
 from .brief import brief_of, cause_groups
 from .drawing import neighborhood_svg
-from ..judge.matrix import DIVERGED, ERROR, PASS, SKIPPED, status_text
+from ..judge.matrix import DIVERGED, ERROR, NOT_PROVIDED, PASS, SKIPPED, status_text
 
 PAGE = Template(resources.files(__package__).joinpath("page.html").read_text(encoding="utf-8"))
 """The page around the tables (reports/page.html): string.Template from the standard library is
@@ -45,9 +45,14 @@ def html_page(doc: dict) -> str:
     return PAGE.substitute(
         suite_version=escape(header["suite_version"]), goldens_digest=escape(header["goldens_digest"]),
         started=escape(str(header["started"])), passed=s[PASS], diverged=s[DIVERGED], errors=s[ERROR],
-        skipped=s[SKIPPED], compared=s["compared"], platforms="\n".join(platforms),
+        not_provided=s.get(NOT_PROVIDED, 0), skipped=s[SKIPPED], compared=s["compared"], platforms="\n".join(platforms),
         causes=_causes(doc), matrix=_matrix_table(doc, columns, runners), columns=_columns_table(columns, runners),
         details="\n".join(_details(doc)))
+
+
+def css_class(status: str) -> str:
+    """A status as the class of its table cell: NOT PROVIDED as ``NOT_PROVIDED`` (a class has no space)."""
+    return status.replace(" ", "_")
 
 
 def _matrix_table(doc: dict, columns: list[str], runners: dict) -> str:
@@ -66,7 +71,7 @@ def _matrix_table(doc: dict, columns: list[str], runners: dict) -> str:
             anchor = f' href="#{_anchor(row, column)}"' if cell["status"] in (DIVERGED, ERROR) else ""
             text = escape(status_text(cell["status"], cell["step"]))
             body = f"<a{anchor}>{text}</a>" if anchor else text
-            cells.append(f'<td class="{cell["status"]}" title="{escape(cell["reason"])}">{body}</td>')
+            cells.append(f'<td class="{css_class(cell["status"])}" title="{escape(cell["reason"])}">{body}</td>')
         rows.append(f"<tr><td><code>{escape(row)}</code></td>{''.join(cells)}</tr>")
     rows.append("</table>")
     return "\n".join(rows)

@@ -2,9 +2,10 @@
 
 Contract: ``build_report(result, suite)`` turns a MatrixResult into one JSON document with a
 header (suite version, goldens digest, OS, architecture, CPU, Python, each runner's compiler
-and flags, wasmtime and node versions, start time) and one record per cell (status, first
-divergent step, diagnosis, time taken).  ``write_reports`` writes ``report.json``,
-``junit.xml``, ``matrix.md`` and ``matrix.html`` into a folder, atomically.  ``goldens_digest`` identifies the
+and flags, wasmtime and node versions, start time; a shard's ``shard`` and ``run_columns``) and
+one record per cell (status, first divergent step, diagnosis, time taken).  ``write_reports``
+writes ``report.json``, ``junit.xml`` (each test suite with the suite version, goldens digest,
+platform and shard as properties), ``matrix.md`` and ``matrix.html`` into a folder, atomically.  ``goldens_digest`` identifies the
 exact goldens a report was made against, so that ``merge`` can refuse to mix them.
 """
 
@@ -22,7 +23,7 @@ from .brief import brief_of
 from .html_report import html_page
 from ..jsonfile import write_json_atomic, write_text_atomic
 from ..judge.cell_text import cell_lines
-from ..judge.matrix import DIVERGED, ERROR, PASS, SKIPPED, Cell, MatrixResult, status_text
+from ..judge.matrix import DIVERGED, ERROR, NOT_PROVIDED, PASS, SKIPPED, STATUSES, Cell, MatrixResult, status_text
 from ..data.suite import Suite
 from ..runners.needs import check
 
@@ -57,8 +58,10 @@ def platform_label() -> str:
     return f"{platform.system().lower()}-{platform.machine().lower()}"
 
 
-def build_report(result: MatrixResult, suite: Suite, started: _dt.datetime | None = None) -> dict:
-    """The JSON report of one matrix run on this machine."""
+def build_report(result: MatrixResult, suite: Suite, started: _dt.datetime | None = None,
+                 header: dict | None = None) -> dict:
+    """The JSON report of one matrix run on this machine; ``header``: fields added to its header
+    (a shard's ``shard`` and ``run_columns``, ``runners.shard``)."""
     started = started or _dt.datetime.now(_dt.timezone.utc)
     runners = {}
     for runner_id in result.runners:
@@ -68,7 +71,7 @@ def build_report(result: MatrixResult, suite: Suite, started: _dt.datetime | Non
             runners[runner_id] = {"id": runner_id, "available": False, "reason": "; ".join(sorted(reasons))}
         else:
             runners[runner_id] = {**info.to_json(), "available": True}
-    counts = {s: sum(1 for c in result.cells.values() if c.status == s) for s in (PASS, DIVERGED, ERROR, SKIPPED)}
+    counts = {s: sum(1 for c in result.cells.values() if c.status == s) for s in STATUSES}
     return {
         "format": REPORT_FORMAT,
         "header": {
@@ -83,6 +86,7 @@ def build_report(result: MatrixResult, suite: Suite, started: _dt.datetime | Non
             "node": _tool_version("node"),
             "started": started.isoformat(timespec="seconds"),
             "seconds": round(result.seconds, 3),
+            **(header or {}),
         },
         "runners": runners,
         "rows": list(result.rows),
@@ -106,18 +110,27 @@ def _xml_text(text: str) -> str:
     return _NOT_XML.sub("?", text)
 
 
+JUNIT_PROPERTIES = ("suite_version", "goldens_digest", "platform", "shard")
+"""Header fields each JUnit <testsuite> carries as <properties> (a port pins the first two)."""
+
+
 def junit_xml(report: dict) -> str:
     """One <testsuite> per runner, one <testcase> per row (xml.etree writes and escapes it)."""
     root = ET.Element("testsuites")
     label = report["header"]["platform"]
+    properties = [(k, str(report["header"][k])) for k in JUNIT_PROPERTIES if report["header"].get(k) is not None]
     for runner_id in report["runners"]:
         cells = [c for c in report["cells"] if c["runner"] == runner_id]
         suite = ET.SubElement(root, "testsuite", {
             "name": f"orca-conformance {label} {runner_id}", "tests": str(len(cells)),
             "failures": str(sum(c["status"] == DIVERGED for c in cells)),
             "errors": str(sum(c["status"] == ERROR for c in cells)),
-            "skipped": str(sum(c["status"] == SKIPPED for c in cells)),
+            "skipped": str(sum(c["status"] in (SKIPPED, NOT_PROVIDED) for c in cells)),
             "time": f"{sum(c['seconds'] for c in cells):.3f}"})
+        if properties:
+            listed = ET.SubElement(suite, "properties")
+            for name, value in properties:
+                ET.SubElement(listed, "property", {"name": name, "value": value})
         for c in cells:
             case = ET.SubElement(suite, "testcase", {"classname": f"{label}.{runner_id}", "name": c["row"],
                                                      "time": f"{c['seconds']:.3f}"})
@@ -126,7 +139,7 @@ def junit_xml(report: dict) -> str:
             if kind:  # the message leads with the clause the cell cites: CI tools show it truncated
                 cites = f"[{', '.join(c['clauses'][:2])}] " if c.get("clauses") else ""
                 ET.SubElement(case, kind[0], {"message": (cites + reason)[:500], "type": kind[1]}).text = reason
-            elif c["status"] == SKIPPED:
+            elif c["status"] in (SKIPPED, NOT_PROVIDED):  # NOT PROVIDED: the families the port's hello leaves out
                 ET.SubElement(case, "skipped", {"message": reason[:500]})
     ET.indent(root, space="  ")
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
@@ -137,11 +150,12 @@ def markdown(report: dict, columns: list[tuple[str, str]] | None = None, title: 
     header = report["header"]
     columns = columns or [(r, r) for r in report["runners"]]
     index = {(c["row"], c.get("column", c["runner"])): c for c in report["cells"]}
-    lines = [f"## {title or 'orca-conformance hash matrix'} ({header['platform']})", "",
-             f"Suite {header['suite_version']}, goldens `{header['goldens_digest'][:19]}…`, "
+    where = header["platform"] + (f", shard {header['shard']}" if header.get("shard") else "")
+    lines = [f"## {title or 'orca-conformance hash matrix'} ({where})", "",
+             f"Suite {header['suite_version']}, goldens `{header['goldens_digest']}`, "
              f"{header['started']}, {header['seconds']:.0f} s. "
              f"{report['summary'][PASS]} passed, {report['summary'][DIVERGED]} diverged, "
-             f"{report['summary'][ERROR]} errors, {report['summary'][SKIPPED]} skipped.", ""]
+             f"{report['summary'][ERROR]} errors, {_not_provided(report)}{report['summary'][SKIPPED]} skipped.", ""]
     lines.append("| scenario | " + " | ".join(label for _, label in columns) + " |")
     lines.append("|---|" + "---|" * len(columns))
     for row in report["rows"]:
@@ -155,7 +169,8 @@ def markdown(report: dict, columns: list[tuple[str, str]] | None = None, title: 
     for c in report["cells"]:
         if c["status"] == SKIPPED:
             skipped.setdefault(c.get("column", c["runner"]), c["reason"])
-    if problems or skipped:
+    lacking = [c for c in report["cells"] if c["status"] == NOT_PROVIDED]
+    if problems or skipped or lacking:
         lines.append("")
     for c in problems:  # the short form, then the whole diagnosis folded away (GitHub renders <details>)
         head, *rest = brief_of(c)
@@ -163,20 +178,29 @@ def markdown(report: dict, columns: list[tuple[str, str]] | None = None, title: 
                      f"{head.split(']: ', 1)[-1]}")
         lines.extend(f"  {line}  " for line in rest)
         lines.append(f"  <details><summary>whole diagnosis</summary>\n\n  {c['reason']}\n  </details>")
+    for c in lacking:
+        lines.append(f"- NOT PROVIDED `{c['row']}` on `{c.get('column', c['runner'])}`: {c['reason']}")
     for column, reason in skipped.items():
         lines.append(f"- SKIPPED `{column}`: {reason}")
     return "\n".join(lines) + "\n"
 
 
+def _not_provided(report: dict) -> str:
+    """"2 not provided, " when vectors rows are NOT PROVIDED (a report of 0.1.0 has no such count)."""
+    count = report["summary"].get(NOT_PROVIDED, 0)
+    return f"{count} not provided, " if count else ""
+
+
 def write_reports(result: MatrixResult, suite: Suite, folder: Path, runners: dict | None = None,
-                  divergence: bool = True) -> list[Path]:
+                  divergence: bool = True, header: dict | None = None) -> list[Path]:
     """report.json, junit.xml, matrix.md and matrix.html in folder; returns their paths.
 
     With ``divergence`` (the default), every DIVERGED scenario cell's diagnosis gains the
     growth of the difference (``divergence.attach_to_report``): the runner is taken from
-    ``runners`` (id -> Runner) or resolved again from its id, within a time bound."""
+    ``runners`` (id -> Runner) or resolved again from its id, within a time bound.  ``header``:
+    fields added to the report's header (``build_report``)."""
     folder.mkdir(parents=True, exist_ok=True)
-    report = build_report(result, suite)
+    report = build_report(result, suite, header=header)
     if divergence and any(c["status"] == DIVERGED for c in report["cells"]):
         from ..judge.divergence import attach_to_report
         chosen = set(result.rows)

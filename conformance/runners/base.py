@@ -5,9 +5,10 @@ describes it (or raises ``RunnerUnavailable`` with the reason, making its cells 
 ``hashes(scene)`` yields the hex SHA-256 of states 0..steps lazily (closing the iterator
 stops the work); ``dump(scene, step)`` returns the full state after ``step`` steps with the
 preferred velocities computed from it; ``vectors(family, args)`` evaluates primitive vectors
-in the protocol encoding.  Anything that goes wrong inside the port raises ``RunnerError``
-with a reason (and a stderr tail when there is one): the cell becomes ERROR and the suite
-goes on.
+in the protocol encoding, for the families ``info().provides`` names (None: every family; a
+port that wraps a library may answer only some, docs/protocol.md, "hello").  Anything that
+goes wrong inside the port raises ``RunnerError`` with a reason (and a stderr tail when there
+is one): the cell becomes ERROR and the suite goes on.
 """
 
 from __future__ import annotations
@@ -44,10 +45,15 @@ class RunnerInfo:
     compiler: str = ""
     flags: str = ""
     versions: dict = field(default_factory=dict)
+    provides: tuple[str, ...] | None = None
+    """The vector families the runner answers (its hello's ``provides``); None for every family."""
 
     def to_json(self) -> dict:
-        return {"id": self.id, "name": self.name, "platform": self.platform, "architecture": self.architecture,
-                "compiler": self.compiler, "flags": self.flags, "versions": dict(self.versions)}
+        out = {"id": self.id, "name": self.name, "platform": self.platform, "architecture": self.architecture,
+               "compiler": self.compiler, "flags": self.flags, "versions": dict(self.versions)}
+        if self.provides is not None:
+            out["provides"] = list(self.provides)
+        return out
 
 
 @dataclass(frozen=True)

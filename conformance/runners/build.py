@@ -36,7 +36,12 @@ from typing import Callable, Iterator
 
 from filelock import FileLock
 
-ROOT = Path(__file__).resolve().parents[2]
+from .. import shipped
+
+ROOT = shipped.require()
+"""The C, wasm and freestanding sources' root (``runners/`` below it): the checkout, or the
+wheel's copy (``shipped.root``); an installed wheel missing some of them stops here, at import,
+with one ``MissingData`` line."""
 DETERMINISM_FLAGS = ("-std=c99", "-ffp-contract=off", "-fno-fast-math")
 
 MSVC_FLAGS: dict[str, str | None] = {

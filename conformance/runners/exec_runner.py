@@ -5,6 +5,16 @@ garbage, returns the wrong number of steps or reports an error becomes a ``Runne
 the reason and the tail of its stderr; so does a reply that does not follow its schema
 (conformance/schemas/protocol/, the one definition of every message), naming the field and
 what is wrong with it (an upper-case hash, a missing key, a number where a string belongs).
+Every reply line has a length limit that follows from its request (reply_limits.py,
+docs/protocol.md#limits): a longer line is a RunnerError naming the limit and the request, and
+the harness holds at most the limit (plus one read buffer) of it, because stdout is read one
+line at a time, when a reply is wanted, with a bounded readline (a port cannot queue up lines
+either).  The stderr tail is bounded too (``Limits.stderr_bytes`` plus one read chunk), and the
+hello's free text that goes into reports is cut to ``reply_limits.REPORT_TEXT`` characters.
+The hello asks for protocol 2 and, when the port answers that with an error (a protocol-1 port),
+for protocol 1 on the same process; both are accepted.  A protocol-2 hello's ``provides`` (the
+vector families the port answers; absent: every one) becomes ``RunnerInfo.provides``, and a name
+there that is no family of the suite is one RunnerError naming the key.
 The whole process group is killed on timeout, on a bad reply and on close, and the next request
 starts a fresh process.  Requests are written by a
 separate thread, so a port that never reads its stdin cannot block the harness.
@@ -25,10 +35,17 @@ from typing import Iterator
 
 from ..contract import schema_files
 from ..data import vectors
+from ..errors import did_you_mean
 from ..contract.scenario import Scene
 from .base import Runner, RunnerError, RunnerInfo, StateDump
+from .reply_limits import (LineLimit, Overlong, cap_text, dump_limit, hello_limit, read_line, run_limit,
+                           vectors_limit)
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+"""The newest port protocol (docs/protocol.md): the version the harness asks for first."""
+ACCEPTED_PROTOCOLS = (PROTOCOL_VERSION, 1)
+"""Every version the harness speaks, newest first: a port that answers the hello of one with an
+error is asked for the next, on the same process (a protocol-1 port refuses 2 that way)."""
 
 
 def schema_problem(data: dict, message: str) -> str | None:
@@ -38,9 +55,29 @@ def schema_problem(data: dict, message: str) -> str | None:
     return None if found is None else f"{found[0] or '(the reply)'}: {found[1][:200]}"
 
 
+def provided_families(hello: dict) -> tuple[str, ...] | None:
+    """The vector families a valid hello reply declares, in the suite's order; None for every
+    family (protocol 1, or protocol 2 without ``provides``).  ValueError naming the key when a
+    name is no family of the suite, or when a protocol-1 reply carries ``provides``."""
+    if "provides" not in hello:
+        return None
+    if hello["protocol"] == 1:
+        raise ValueError("provides: protocol 1 has no provides (answer protocol 2 to declare the families)")
+    names = hello["provides"]
+    known = list(vectors.FAMILY_BY_NAME)
+    unknown = [(k, name) for k, name in enumerate(names) if name not in vectors.FAMILY_BY_NAME]
+    if unknown:
+        said = [f"provides[{k}]: {name[:64]!r}" + (f" ({hint[2:]})" if (hint := did_you_mean(name, known)) else "")
+                for k, name in unknown[:4]]
+        what = "is not a vector family" if len(said) == 1 else "are not vector families"
+        raise ValueError(f"{' and '.join(said)} {what} of the suite (the families: docs/protocol.md#vector-families)")
+    return tuple(name for name in known if name in names)
+
+
 @dataclass(frozen=True)
 class Limits:
-    """Time and size limits of one exec port."""
+    """Time and size limits of one exec port: ``line_bytes`` is a ceiling over every request's
+    own line limit (reply_limits.py), ``stderr_bytes`` the stderr tail kept."""
 
     handshake: float = 20.0
     reply: float = 60.0
@@ -53,7 +90,9 @@ _EOF = object()
 
 
 class _Port:
-    """One live process of a port, with reader threads for stdout and stderr."""
+    """One live process of a port, with reader threads for stdout and stderr.  The stdout reader
+    reads a line only when ``reply`` asks for one (``_wanted`` carries the line's limit), so an
+    unread reply stays in the pipe, not in the harness."""
 
     def __init__(self, argv: list[str], limits: Limits, env: dict | None = None):
         self.limits = limits
@@ -63,8 +102,8 @@ class _Port:
         except OSError as err:
             raise RunnerError(f"cannot start {argv[0]!r}: {err.strerror or err}") from None
         self.lines: queue.Queue = queue.Queue()
+        self._wanted: queue.Queue = queue.Queue()
         self.stderr_tail = bytearray()
-        self.flooded = False
         self._writes: queue.Queue = queue.Queue()
         threading.Thread(target=self._read_stdout, daemon=True).start()
         threading.Thread(target=self._read_stderr, daemon=True).start()
@@ -84,22 +123,16 @@ class _Port:
             yield chunk
 
     def _read_stdout(self) -> None:
-        pending = bytearray()
-        for chunk in self._chunks(self.proc.stdout):
-            pending += chunk
-            while True:
-                cut = pending.find(b"\n")
-                if cut < 0:
-                    break
-                self.lines.put(bytes(pending[:cut]))
-                del pending[:cut + 1]
-            if len(pending) > self.limits.line_bytes:
-                self.flooded = True
-                self.lines.put(_EOF)
+        """One bounded line per limit taken from ``_wanted``; stops at end of file, at an over-long
+        line (the rest is never read) and when ``kill`` puts None."""
+        while True:
+            limit = self._wanted.get()
+            if limit is None:
                 return
-        if pending:
-            self.lines.put(bytes(pending))
-        self.lines.put(_EOF)
+            line = read_line(self.proc.stdout, limit)
+            self.lines.put(_EOF if line is None else line)
+            if line is None or isinstance(line, Overlong):
+                return
 
     def _read_stderr(self) -> None:
         for chunk in self._chunks(self.proc.stderr):
@@ -136,16 +169,20 @@ class _Port:
         time.sleep(0.05)  # let the stderr reader drain what the dying port wrote
         return RunnerError(reason, self.stderr())
 
-    def reply(self, timeout: float, what: str, message: str) -> dict:
-        """Next reply line as a JSON object following the schema of ``message`` (or an error
-        reply); RunnerError on timeout, EOF, flood, garbage or a reply off its schema."""
+    def reply(self, timeout: float, what: str, message: str, limit: LineLimit, refusal: bool = False) -> dict:
+        """Next reply line as a JSON object following the schema of ``message`` (or, with
+        ``refusal``, an error reply, returned as it is); RunnerError on timeout, EOF, a line
+        longer than ``limit`` (capped at ``Limits.line_bytes``), garbage, an error reply or a
+        reply off its schema."""
+        limit = limit.capped(self.limits.line_bytes)
+        self._wanted.put(limit.bytes)
         try:
             line = self.lines.get(timeout=timeout)
         except queue.Empty:
             raise self.fail(f"no reply to {what} within {timeout:.0f} s") from None
+        if isinstance(line, Overlong):
+            raise self.fail(limit.reason(what, line.head))
         if line is _EOF:
-            if self.flooded:
-                raise self.fail(f"reply to {what} exceeded {self.limits.line_bytes} bytes without a newline")
             status = self.proc.wait(timeout=5) if self.proc.poll() is None else self.proc.poll()
             if status is not None and status < 0:
                 raise self.fail(f"port died during {what}")
@@ -156,6 +193,8 @@ class _Port:
             raise self.fail(f"garbage reply to {what}: {line[:120]!r}") from None
         if not isinstance(data, dict):
             raise self.fail(f"reply to {what} is not a JSON object: {line[:120]!r}")
+        if "error" in data and refusal:
+            return data
         if "error" in data:
             raise self.fail(f"port reported an error during {what}: {str(data['error'])[:300]}")
         if message == "run-step-reply" and "done" in data:
@@ -176,6 +215,7 @@ class _Port:
             except subprocess.TimeoutExpired:
                 pass
         self._writes.put(None)
+        self._wanted.put(None)
 
     def close(self) -> None:
         if self.proc.poll() is None:
@@ -199,6 +239,7 @@ class ExecRunner(Runner):
         self.extra = describe or {}
         self._port: _Port | None = None
         self._hello: dict | None = None
+        self._provides: tuple[str, ...] | None = None
 
     def _prepare(self) -> None:
         """Before the first process starts: subclasses build their port here (RunnerUnavailable
@@ -211,11 +252,26 @@ class ExecRunner(Runner):
         if self._port is not None:
             self._port.kill()
         port = _Port(self.argv, self.limits, self.env)
-        port.send({"cmd": "hello", "protocol": PROTOCOL_VERSION})
-        hello = port.reply(self.limits.handshake, "hello", "hello-reply")  # the schema pins protocol 1
+        hello = self._handshake(port)
+        try:
+            self._provides = provided_families(hello)
+        except ValueError as err:
+            raise port.fail(f"reply to hello does not follow the protocol (docs/protocol.md#hello): "
+                            f"{err}") from None
         self._port = port
-        self._hello = hello["port"]
+        self._hello = {cap_text(str(k)): cap_text(str(v)) for k, v in hello["port"].items()}  # for the reports
         return port
+
+    def _handshake(self, port: _Port) -> dict:
+        """The hello reply: each of ACCEPTED_PROTOCOLS asked in turn while the port answers the
+        hello with an error (the last one's error is the cell's reason)."""
+        for version in ACCEPTED_PROTOCOLS:
+            port.send({"cmd": "hello", "protocol": version})
+            hello = port.reply(self.limits.handshake, "hello", "hello-reply", hello_limit(),
+                               refusal=version != ACCEPTED_PROTOCOLS[-1])
+            if "error" not in hello:
+                break
+        return hello
 
     def _drop(self) -> None:
         if self._port is not None:
@@ -230,7 +286,8 @@ class ExecRunner(Runner):
         return RunnerInfo(self.id, str(port.get("name", "?")), platform=str(port.get("platform", "?")),
                           architecture=str(self.extra.get("architecture", port.get("platform", "?"))),
                           compiler=str(self.extra.get("compiler", port.get("compiler", ""))),
-                          flags=str(self.extra.get("flags", port.get("flags", ""))), versions=versions)
+                          flags=str(self.extra.get("flags", port.get("flags", ""))), versions=versions,
+                          provides=self._provides)
 
     def hashes(self, scene: Scene) -> Iterator[str]:
         port = self._live()
@@ -242,13 +299,13 @@ class ExecRunner(Runner):
                 left = deadline - time.monotonic()
                 if left <= 0:
                     raise port.fail(f"run exceeded its {self.limits.run:.0f} s budget at step {step}")
-                data = port.reply(min(self.limits.reply, left), f"run (step {step})", "run-step-reply")
+                data = port.reply(min(self.limits.reply, left), f"run (step {step})", "run-step-reply", run_limit())
                 if "done" in data:
                     raise port.fail(f"returned {step} states, expected {scene.steps + 1}")
                 if data["step"] != step:
                     raise port.fail(f"bad step reply, want step {step}: {str(data)[:200]}")
                 yield data["hash"]
-            data = port.reply(self.limits.reply, "run (done)", "run-step-reply")
+            data = port.reply(self.limits.reply, "run (done)", "run-step-reply", run_limit())
             if "done" not in data:
                 raise port.fail(f"returned more than the {scene.steps + 1} states asked for: {str(data)[:200]}")
             if data["done"] != scene.steps:
@@ -261,7 +318,8 @@ class ExecRunner(Runner):
     def dump(self, scene: Scene, step: int) -> StateDump:
         port = self._live()
         port.send({"cmd": "dump", "scene": scene.to_json(), "step": step})
-        data = port.reply(self.limits.run, f"dump (step {step})", "dump-reply")  # 6 lower-case hex doubles
+        data = port.reply(self.limits.run, f"dump (step {step})", "dump-reply",  # 6 lower-case hex doubles
+                          dump_limit(len(scene.agents)))
         agents = data["agents"]
         if data["step"] != step or len(agents) != len(scene.agents):
             self._drop()
@@ -271,7 +329,7 @@ class ExecRunner(Runner):
     def vectors(self, family: str, args: list[list]) -> list[list]:
         port = self._live()
         port.send({"cmd": "vectors", "family": family, "cases": args})
-        data = port.reply(self.limits.run, f"vectors ({family})", "vectors-reply")
+        data = port.reply(self.limits.run, f"vectors ({family})", "vectors-reply", vectors_limit(family, args))
         results = data["results"]
         if len(results) != len(args):
             self._drop()

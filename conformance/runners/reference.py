@@ -28,8 +28,10 @@ class ReferenceRunner(Runner):
         self.name = name
 
     def info(self) -> RunnerInfo:
+        """A swapped-in simulator (a careless port) has no primitive entry points: it provides no family."""
         return RunnerInfo(self.id, self.name, compiler=f"CPython {platform.python_version()}",
-                          versions={"orca-conformance": __version__})
+                          versions={"orca-conformance": __version__},
+                          provides=None if self.simulator is Simulator else ())
 
     def hashes(self, scene: Scene) -> Iterator[str]:
         for data in run(scene, simulator=self.simulator):

@@ -17,6 +17,7 @@ import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from .. import shipped
 from ..contract import schema_files
 from ..runners.build import cache_root
 from .mutate import Mutant, apply, id_order, sources_digest
@@ -31,7 +32,7 @@ def evidence_cases(seeds: int = EVIDENCE_SEEDS) -> Path:
     and kept in the cache (keyed by the generator and reference sources)."""
     from ..data import vectors
     from ..jsonfile import write_json_atomic
-    package = Path(__file__).resolve().parents[1]
+    package = shipped.PACKAGE
     digest = hashlib.sha256(str(seeds).encode())
     for path in sorted([*(package / "data").glob("vector*.py"), *(package / "solver").glob("*.py")]):
         digest.update(path.name.encode() + b"\0" + path.read_bytes())

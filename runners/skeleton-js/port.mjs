@@ -9,7 +9,9 @@
 // check (docs/porting.md section 3), the SplitMix64 stream and U(n) (section 2), the step loop
 // and the position update. What is not: every solver primitive and the preferred velocity.
 // Each is a function below that calls todo(); it answers the request with an error reply, so
-// the suite shows the cell as ERROR with the family's name instead of a wrong hash.
+// the suite shows the cell as ERROR with the family's name instead of a wrong hash. The hello
+// declares the families written (PROVIDES, below): the suite asks only those, and its vectors
+// row is NOT PROVIDED for the others rather than an ERROR per family.
 // Fill them in the order of the checklist in the README.md next to this file (each TODO message
 // names that file, wherever this folder was copied to), re-running the command above.
 //
@@ -23,8 +25,17 @@ import process from "node:process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
-const PROTOCOL = 1;
+/** The protocol versions answered (docs/protocol.md, "Hello"): a hello gets the version it asks
+ * for. Protocol 2 adds "provides", the families this port answers (PROVIDES). */
+const PROTOCOLS = [1, 2];
 const AGENT_BYTES = 32;
+
+/** The vector families this port answers, as its hello declares them: add each family here once
+ * its function is written (and `node check-vectors.mjs FAMILY` passes). The suite asks only
+ * these; the vectors row is NOT PROVIDED, naming the others, until every family is here, and
+ * `orca-conformance matrix --strict` fails until then. A port that wraps an existing library
+ * lists what the library can answer (docs/porting.md, "Wrapping an existing library"). */
+const PROVIDES = ["splitmix64", "uniform"];
 
 /** A request the port cannot answer: becomes {"error": message}. */
 class PortError extends Error {}
@@ -291,11 +302,14 @@ function send(message) {
 }
 
 function hello(request) {
-  if (request.protocol !== PROTOCOL) throw new PortError(`this port speaks protocol ${PROTOCOL}, not ${request.protocol}`);
+  if (!PROTOCOLS.includes(request.protocol)) {
+    throw new PortError(`this port speaks protocols ${PROTOCOLS.join(" and ")}, not ${request.protocol}`);
+  }
   return {
-    protocol: PROTOCOL,
+    protocol: request.protocol,
     port: { name: "orca-skeleton-js", version: "0.1.0", language: "JavaScript", platform: `${process.platform}-${process.arch}`,
       compiler: `Node.js ${process.version} (V8 ${process.versions.v8})`, flags: "" },
+    ...(request.protocol >= 2 ? { provides: PROVIDES } : {}),
   };
 }
 

@@ -21,7 +21,10 @@ import { readFileSync } from "node:fs";
 import process from "node:process";
 import { createInterface } from "node:readline";
 
-const PROTOCOL = 1;
+// The protocol versions answered (docs/protocol.md): a hello gets a reply in the version it asks
+// for (the newest when it names none); protocol 2 adds "provides", every family here.
+const PROTOCOL = 2;
+const PROTOCOLS = [1, 2];
 const ABI_VERSION = 1;
 const AGENT_BYTES = 32;
 const BATCH_BYTES = 8 * 1024 * 1024;
@@ -253,11 +256,12 @@ function nonFiniteMessage(m, run, n, step) {
 // Commands -------------------------------------------------------------------------------------
 
 async function hello(request) {
-  if (hasOwn(request, "protocol") && request.protocol !== PROTOCOL) {
-    return sendError("hello: unsupported protocol (this port speaks protocol 1)");
+  const version = hasOwn(request, "protocol") ? request.protocol : PROTOCOL;
+  if (!PROTOCOLS.includes(version)) {
+    return sendError("hello: unsupported protocol (this port speaks protocols 1 and 2)");
   }
   return send({
-    protocol: PROTOCOL,
+    protocol: version,
     port: {
       name: "orca-c-wasm",
       version: "0.1.0",
@@ -270,6 +274,7 @@ async function hello(request) {
       module_sha256: moduleSha256,
       module_size: moduleBytes.length,
     },
+    ...(version >= 2 ? { provides: Object.keys(FAMILIES) } : {}),
   });
 }
 

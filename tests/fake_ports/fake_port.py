@@ -14,7 +14,12 @@ failing that MODE names, so every test sees exactly one misbehaviour:
   long             returns one state too many
   nan              reports a non-finite state as an error reply
   no-read          never reads stdin after the hello (the harness must not block writing)
-  bad-hello        answers the hello with another protocol version
+  bad-hello        answers the hello with a protocol version the harness does not speak (3)
+  protocol-1       a port of protocol 1: answers a hello of any other version with an error
+  protocol-2       answers protocol 2 without "provides" (every family)
+  wrapper          a wrapped library: protocol 2 with "provides": [], a step that differs from the
+                   reference (agent constraints before obstacle ones), dumps, and no vector family
+  unknown-family   protocol 2 whose "provides" names a family the suite does not have
   spam-stderr      writes 10 MB to stderr, then crashes
   upper-hash       writes its hashes in upper case (the schema says lower)
   string-step      writes the step number as a string in the middle of a run
@@ -27,11 +32,16 @@ import json
 import os
 import signal
 import sys
+
+from port_loop import serve
 import time
 
 from conformance.contract.driver import run
 from conformance.contract.scenario import Scene
 from conformance.contract.state_hash import state_hash
+from conformance.contract.float_bits import hexd
+from conformance.runners.reference import ReferenceRunner
+from conformance.selftest.careless import AgentsFirstSimulator
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "honest"
 
@@ -44,14 +54,39 @@ def send(obj: dict) -> None:
 def hello(request: dict) -> None:
     if MODE == "hang-hello":
         time.sleep(3600)
-    send({"protocol": 2 if MODE == "bad-hello" else 1, "port": {"name": f"fake-{MODE}", "language": "Python"}})
+    if MODE == "protocol-1" and request.get("protocol") != 1:
+        send({"error": "hello: unsupported protocol (this port speaks protocol 1)"})
+        return
+    reply = {"protocol": {"bad-hello": 3, "protocol-2": 2, "wrapper": 2, "unknown-family": 2}.get(MODE, 1),
+             "port": {"name": f"fake-{MODE}", "language": "Python"}}
+    if MODE == "wrapper":
+        reply["provides"] = []
+    if MODE == "unknown-family":
+        reply["provides"] = ["segment_distance_squared", "segmnet_constraint", "agent_stepper"]
+    send(reply)
     if MODE == "no-read":
         sys.stdin.close()
         time.sleep(3600)
 
 
+WRAPPED = ReferenceRunner("wrapped", AgentsFirstSimulator)
+"""The wrapper's library: a step that lists the agent constraints before the obstacle ones."""
+
+
+def do_dump(request: dict) -> None:
+    dumped = WRAPPED.dump(Scene.from_json(request["scene"]), request["step"])
+    send({"step": dumped.step, "agents": [[hexd(v) for v in row] for row in dumped.agents]})
+
+
 def do_run(request: dict) -> None:
     scene = Scene.from_json(request["scene"])
+    if MODE == "wrapper":
+        for step, digest in enumerate(WRAPPED.hashes(scene)):
+            if step > request["steps"]:
+                break
+            send({"step": step, "hash": digest})
+        send({"done": request["steps"]})
+        return
     steps = request["steps"]
     middle = steps // 2
     for step, data in enumerate(run(scene, steps=steps)):
@@ -93,20 +128,10 @@ def do_run(request: dict) -> None:
 
 
 def main() -> int:
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        request = json.loads(line)
-        cmd = request.get("cmd")
-        if cmd == "hello":
-            hello(request)
-        elif cmd == "run":
-            do_run(request)
-        elif cmd == "bye":
-            return 0
-        else:
-            send({"error": f"fake port: {cmd} is not implemented"})
-    return 0
+    handlers = {"hello": hello, "run": do_run}
+    if MODE == "wrapper":
+        handlers["dump"] = do_dump
+    return serve(handlers, "fake port", send)
 
 
 if __name__ == "__main__":

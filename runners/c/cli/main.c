@@ -24,8 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/// Protocol version spoken (docs/protocol.md).
-#define OC_PROTOCOL 1
+/// Protocol versions spoken (docs/protocol.md): the newest, and the oldest still answered. A hello
+/// is answered in the version it asks for (the newest when it names none); protocol 2 adds
+/// "provides", the families the port answers (all of them here).
+#define OC_PROTOCOL 2
+#define OC_PROTOCOL_OLDEST 1
 
 /// Port name, version and language for the hello reply.
 #define OC_PORT_NAME "orca-c"
@@ -433,14 +436,15 @@ static void oc_Hello(const ocJson* request, ocReply* reply)
 {
 	const ocJson* protocol = oc_Json_Member(request, "protocol");
 	int64_t version = OC_PROTOCOL;
-	if (protocol != NULL && (!oc_Json_ToInt64(protocol, &version) || version != OC_PROTOCOL))
+	if (protocol != NULL
+		&& (!oc_Json_ToInt64(protocol, &version) || version < OC_PROTOCOL_OLDEST || version > OC_PROTOCOL))
 	{
-		oc_SendError(reply, "hello: unsupported protocol (this port speaks protocol 1)");
+		oc_SendError(reply, "hello: unsupported protocol (this port speaks protocols 1 and 2)");
 		return;
 	}
 	char flags[256];
 	oc_Reply_Text(reply, "{\"protocol\":");
-	oc_Reply_Int(reply, OC_PROTOCOL);
+	oc_Reply_Int(reply, version);
 	oc_Reply_Text(reply, ",\"port\":{\"name\":");
 	oc_Reply_String(reply, OC_PORT_NAME);
 	oc_Reply_Text(reply, ",\"version\":");
@@ -453,7 +457,13 @@ static void oc_Hello(const ocJson* request, ocReply* reply)
 	oc_Reply_String(reply, OC_COMPILER);
 	oc_Reply_Text(reply, ",\"flags\":");
 	oc_Reply_String(reply, oc_FlagsText(flags, sizeof flags));
-	oc_Reply_Text(reply, "}}");
+	oc_Reply_Text(reply, "}");
+	if (version >= 2)
+	{
+		oc_Reply_Text(reply, ",\"provides\":");
+		oc_Vectors_WriteNames(reply);
+	}
+	oc_Reply_Text(reply, "}");
 	oc_Send(reply);
 }
 

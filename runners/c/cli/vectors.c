@@ -719,6 +719,20 @@ static const ocFamily oc_families[] = {
 	{ "agent_step", 15, oc_AgentStepCase },
 };
 
+void oc_Vectors_WriteNames(ocReply* reply)
+{
+	oc_Reply_Text(reply, "[");
+	for (size_t k = 0; k < sizeof oc_families / sizeof oc_families[0]; ++k)
+	{
+		if (k > 0)
+		{
+			oc_Reply_Text(reply, ",");
+		}
+		oc_Reply_String(reply, oc_families[k].name);
+	}
+	oc_Reply_Text(reply, "]");
+}
+
 bool oc_Vectors_Evaluate(const ocJson* family, const ocJson* cases, ocReply* reply, char* error, size_t errorSize)
 {
 	const ocFamily* found = NULL;

@@ -15,3 +15,7 @@
 /// false with a message in error (reply content then undefined) for an unknown family or a
 /// malformed case.
 bool oc_Vectors_Evaluate(const ocJson* family, const ocJson* cases, ocReply* reply, char* error, size_t errorSize);
+
+/// Writes the JSON list of every family's name, e.g. ["segment_distance_squared", ...], into
+/// reply: the "provides" of a protocol-2 hello (this port answers every family).
+void oc_Vectors_WriteNames(ocReply* reply);

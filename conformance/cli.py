@@ -128,7 +128,8 @@ def cmd_matrix(args: argparse.Namespace) -> int:
         header = shard.header(ids)
         ids = shard.columns(ids)
         _print(f"shard {shard}: columns {', '.join(ids)} (of {len(header.get('run_columns', ids))})")
-    result = run_matrix(scenarios, ids, suite.goldens_dir, with_vectors=not args.no_vectors, jobs=args.jobs)
+    result = run_matrix(scenarios, ids, suite.goldens_dir, with_vectors=not args.no_vectors, jobs=args.jobs,
+                        with_protocol=not args.no_protocol)
     _print(format_table(result, verbose=args.verbose))
     verdict = judge_matrix(result, len(scenarios), len(ids), args.strict)
     _print(verdict.summary)
@@ -236,13 +237,15 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     if args.count is not None and args.count < 1:
         raise InputError("command line", "--count", "must be at least 1")
     shrink_to = Path(args.shrink_to) if args.shrink_to else None
+    if args.controls and args.protocol:
+        raise InputError("command line", "--protocol", "not with --controls (the controls run the scenes only)")
     if args.controls:
         from .selftest.control_runs import choose_controls, fuzz_controls
         chosen = choose_controls(args.only)
         return _exit(fuzz_controls(chosen, suite, args.seed, args.count or 30, kinds, shrink_to, _print))
     ids = chosen_runners(args.runner_ids or [])
     result = fuzz_runners(suite, ids, args.seed, args.count, seconds, kinds, args.expected, shrink_to, _print,
-                          verbose=args.verbose)
+                          verbose=args.verbose, protocol=args.protocol)
     if args.report:
         _write_reports(result.matrix(), suite, args.report)
     return _exit(fuzz_failed(result, _print))

@@ -64,9 +64,11 @@ TEXTS: dict[str, Text] = {
         "run the scenarios on the runners and compare with the goldens", """
 Run every chosen scenario (the non-slow ones by default) and the primitive
 vectors on every chosen runner, and compare each step's state hash, bit for bit,
-with the goldens the reference made.  Prints the table of cells, then each red
-cell (DIVERGED, ERROR, SKIPPED) with where and why, and a vectors row NOT
-PROVIDED when a port answers only some primitive families (its hello).""",
+with the goldens the reference made.  The protocol row asks each runner what the
+scenarios never do: runs of fewer steps, dumps, two runs in one process, and (a
+port's executable) its hello and an unknown command.  Prints the table of cells,
+then each red cell (DIVERGED, ERROR, SKIPPED) with where and why, and a vectors
+row NOT PROVIDED when a port answers only some primitive families (its hello).""",
         ("orca-conformance matrix",
          "orca-conformance matrix --runners c,wasm --scenarios 'orca/*circle*'",
          "orca-conformance matrix --runner 'exec:./my-port' --report r/ --strict",
@@ -115,9 +117,12 @@ Run seeded random scenes (docs/fuzz.md) on the reference, or on a column that
 first passes the whole committed suite (--expected), and on every chosen
 runner, and compare every state.  Each divergence gets the matrix's diagnosis
 and, with --shrink-to, is shrunk to a small scenario with its golden.  With
---controls, runs the negative controls under fuzz instead.""",
+--protocol, each scene that passes also gets the protocol row's scene checks
+(runs of fewer steps, dumps, two runs in one process).  With --controls, runs
+the negative controls under fuzz instead.""",
         ("orca-conformance fuzz --runners c --count 200 --seed 7",
          "orca-conformance fuzz --runner 'exec:./my-port' --time 10m --shrink-to found/ --report fuzz-report/",
+         "orca-conformance fuzz --runner 'exec:./my-port' --count 50 --protocol",
          "orca-conformance fuzz --controls --only horizon-swap"),
         ok="nothing diverged or errored",
         failed="something did or nothing was compared (with --controls: fuzzing caught a control "

@@ -88,6 +88,9 @@ def _add_matrix(sub) -> None:
                    help="scenario id or glob, e.g. 'orca/*circle*' (repeatable; default: all non-slow)")
     p.add_argument("--all", action="store_true", help="include the slow scenarios")
     p.add_argument("--no-vectors", action="store_true", help="skip the primitive-vector row")
+    p.add_argument("--no-protocol", action="store_true",
+                   help="skip the protocol row (runs of fewer steps, dumps, two runs in one process, hello, "
+                        "an unknown command: docs/protocol.md#the-protocol-row)")
     p.add_argument("--strict", action="store_true",
                    help="fail on any SKIPPED cell and NOT PROVIDED vectors row too (ERROR and DIVERGED "
                         "always fail): for gates")
@@ -133,6 +136,9 @@ def _add_fuzz(sub) -> None:
                    help="shrink each divergence; write DIR/scenarios/fuzz/*.yaml and DIR/goldens/fuzz/*.json")
     p.add_argument("--report", metavar="DIR", help=REPORT_HELP.replace("matrix reports", "matrix reports of the "
                                                                       "failing scenes and a summary row"))
+    p.add_argument("--protocol", action="store_true",
+                   help="also run the protocol row's scene checks on each scene that passes: runs of fewer "
+                        "steps, dumps, two runs in one process (docs/fuzz.md)")
     p.add_argument("--controls", action="store_true",
                    help="run the negative controls and the misreading catalogue under fuzz instead")
     p.add_argument("--only", metavar="A,B", help="with --controls: only these controls (names or globs)")

@@ -3,11 +3,12 @@
 Contract: the plugin is opt-in.  Without ``--orca`` (or any other ``--orca-*`` option) it only
 adds its options and a marker, so any other test run is unaffected.  With it, the session gets
 one item per cell of the matrix, runner by runner, each row named like the matrix's
-``orca/wall-gap[wasm]`` (the primitive vectors as ``vectors[wasm]``), all under the pseudo
-collector ``orca-conformance`` (node ids ``orca-conformance::orca/wall-gap[wasm]``), marked
-``orca``.  A scenario item compares the runner's hashes with the goldens through
-``matrix.compare_scenario`` (the reference runs only to diagnose a divergence); a vectors item
-is ``matrix.vector_cell``.  PASS passes; DIVERGED fails with the diagnosis as the whole failure
+``orca/wall-gap[wasm]`` (the primitive vectors as ``vectors[wasm]``, the protocol row as
+``protocol[wasm]``), all under the pseudo collector ``orca-conformance`` (node ids
+``orca-conformance::orca/wall-gap[wasm]``), marked ``orca``.  A scenario item compares the
+runner's hashes with the goldens through ``matrix.compare_scenario`` (the reference runs only to
+diagnose a divergence); a vectors item is ``matrix.vector_cell``, a protocol item
+``protocol_row.protocol_cell``.  PASS passes; DIVERGED fails with the diagnosis as the whole failure
 text (no traceback); ERROR fails with the reason; SKIPPED, and every item of a runner that is
 unavailable here, skips with the reason; a NOT PROVIDED vectors row (the port's hello leaves out
 some families, all it provides pass) skips with the reason naming them (the plugin has no strict
@@ -188,6 +189,12 @@ class OrcaSession:
             self._vectors[runner.id] = vector_cell(runner, self.suite.goldens_dir / "vectors")
         return self._vectors[runner.id]
 
+    def protocol(self, runner: Runner) -> Cell:
+        """The protocol row of a runner, exactly as the matrix computes it."""
+        from .judge.protocol_row import protocol_cell
+        assert self.suite is not None
+        return protocol_cell(runner, self.suite.goldens_dir)
+
     def compare(self, scenario: Scenario, runner: Runner) -> Cell:
         """One scenario cell, exactly as the matrix computes it."""
         from .judge.matrix import DIVERGED, attach_vector_failure, compare_scenario
@@ -232,7 +239,7 @@ class OrcaCollector(pytest.Collector):
         config = self.config
         state: OrcaSession = config.pluginmanager.get_plugin(_PLUGIN_NAME)
         try:  # the imports too: an installed suite missing files says so in one line (shipped.py)
-            from .judge.matrix import VECTORS_ROW
+            from .judge.matrix import PROTOCOL_ROW, VECTORS_ROW
             from .runners import known_ids, resolve
             from .selftest.controls import register_columns
             register_columns()
@@ -257,7 +264,8 @@ class OrcaCollector(pytest.Collector):
         group = config.pluginmanager.hasplugin("xdist")
         items: list[pytest.Item] = []
         for runner_id in ids:
-            rows: list[tuple[str, Scenario | None, Path]] = [(VECTORS_ROW, None, suite.goldens_dir / "vectors")]
+            rows: list[tuple[str, Scenario | None, Path]] = [(VECTORS_ROW, None, suite.goldens_dir / "vectors"),
+                                                             (PROTOCOL_ROW, None, suite.goldens_dir)]
             rows += [(s.id, s, Path(s.source) if s.source else suite.scenarios_dir) for s in scenarios]
             for row, scenario, path in rows:
                 item = OrcaItem.from_parent(self, name=f"{row}[{runner_id}]", path=path, row=row,
@@ -278,7 +286,7 @@ class CellFailed(Exception):
 
 
 class OrcaItem(pytest.Item):
-    """One cell: a scenario (or the vectors row) on one runner."""
+    """One cell: a scenario (or the vectors or protocol row) on one runner."""
 
     def __init__(self, *, row: str, runner_id: str, scenario: Scenario | None = None, **kwargs: Any):
         super().__init__(**kwargs)
@@ -288,14 +296,16 @@ class OrcaItem(pytest.Item):
 
     def runtest(self) -> None:
         from .judge.cell_text import cell_lines
-        from .judge.matrix import DIVERGED, ERROR, NOT_PROVIDED, SKIPPED
+        from .judge.matrix import DIVERGED, ERROR, NOT_PROVIDED, PROTOCOL_ROW, SKIPPED
         state: OrcaSession = self.config.pluginmanager.get_plugin(_PLUGIN_NAME)
         runner = state.runner(self.runner_id)
         if isinstance(runner, _Unusable):
             if runner.skip:
                 pytest.skip(runner.reason)
             raise CellFailed(f"ERROR: {runner.reason}")
-        if self.scenario is None:
+        if self.row == PROTOCOL_ROW:
+            cell = state.protocol(runner)
+        elif self.scenario is None:
             cell, _ = state.vectors(runner)
         else:
             cell = state.compare(self.scenario, runner)

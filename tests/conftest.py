@@ -48,8 +48,8 @@ class Delegating(Runner):
     def info(self):
         return self.inner.info()
 
-    def hashes(self, scene):
-        return self.inner.hashes(scene)
+    def hashes(self, scene, steps=None):
+        return self.inner.hashes(scene, steps)
 
     def dump(self, scene, step):
         return self.inner.dump(scene, step)

@@ -43,7 +43,7 @@ def test_the_built_cli_passes_a_small_matrix_as_an_exec_port(tmp_path: Path, cap
     assert "gate      orca-conformance matrix --runner" in text
     assert main(["--suite", str(ROOT), "matrix", "--runner", f"exec:{out}", *SMALL]) == 0
     table = capsys.readouterr().out
-    assert "3 passed, 0 failed, 0 skipped" in table
+    assert "4 passed, 0 failed, 0 skipped" in table
 
 
 @needs_zig
@@ -54,7 +54,7 @@ def test_the_built_module_is_accepted_by_the_node_port(tmp_path: Path, capsys) -
     _report_names(text, out)
     assert "runners/wasm/port.mjs" in text
     assert main(["--suite", str(ROOT), "matrix", "--runner", f"exec:node {PORT_SCRIPT} {out}", *SMALL]) == 0
-    assert "3 passed, 0 failed, 0 skipped" in capsys.readouterr().out
+    assert "4 passed, 0 failed, 0 skipped" in capsys.readouterr().out
 
 
 @needs_cc

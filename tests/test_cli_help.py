@@ -101,7 +101,7 @@ def test_report_help_names_every_file_written(command: str) -> None:
 
 
 def test_report_help_matches_what_a_matrix_report_writes(tmp_path: Path, capsys) -> None:
-    code, _, _ = run(capsys, "--suite", str(ROOT), "matrix", "--runners", "reference", "--no-vectors",
+    code, _, _ = run(capsys, "--suite", str(ROOT), "matrix", "--runners", "reference", "--no-vectors", "--no-protocol",
                      "--scenarios", "orca/zero-agents", "--report", str(tmp_path))
     assert code == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(REPORT_FILES)
@@ -111,7 +111,7 @@ def test_verbose_reaches_the_table(monkeypatch, capsys) -> None:
     from conformance.judge import cell_text
     seen = []
     monkeypatch.setattr(cell_text, "format_table", lambda result, verbose=False: seen.append(verbose) or "table")
-    base = ["--suite", str(ROOT), "matrix", "--runners", "reference", "--no-vectors", "--scenarios", "orca/zero-agents"]
+    base = ["--suite", str(ROOT), "matrix", "--runners", "reference", "--no-vectors", "--no-protocol", "--scenarios", "orca/zero-agents"]
     assert cli.main(base) == 0 and cli.main(base + ["-v"]) == 0 and cli.main(base + ["--verbose"]) == 0
     assert seen == [False, True, True]
 
@@ -119,7 +119,7 @@ def test_verbose_reaches_the_table(monkeypatch, capsys) -> None:
 def test_verbose_reaches_the_fuzz_run(monkeypatch) -> None:
     from conformance.selftest import fuzz_run
     seen = []
-    monkeypatch.setattr(fuzz_run, "fuzz_runners", lambda *args, verbose=False: seen.append(verbose))
+    monkeypatch.setattr(fuzz_run, "fuzz_runners", lambda *args, verbose=False, protocol=False: seen.append(verbose))
     monkeypatch.setattr(fuzz_run, "fuzz_failed", lambda result, say: False)
     for flag in ([], ["-v"], ["--verbose"]):
         assert cli.main(["--suite", str(ROOT), "fuzz", "--runners", "reference", "--count", "1", *flag]) == 0

@@ -33,7 +33,7 @@ def fake_columns():
 
 
 def test_strict_fails_on_a_skipped_column(capsys) -> None:
-    args = ["--suite", str(ROOT), "matrix", "--runners", "reference,test:unavailable", "--no-vectors",
+    args = ["--suite", str(ROOT), "matrix", "--runners", "reference,test:unavailable", "--no-vectors", "--no-protocol",
             "--scenarios", "orca/zero-agents"]
     assert main(args) == 0
     out = capsys.readouterr().out
@@ -44,7 +44,7 @@ def test_strict_fails_on_a_skipped_column(capsys) -> None:
 
 
 def test_nothing_compared_names_the_true_cause(capsys) -> None:
-    base = ["--suite", str(ROOT), "matrix", "--no-vectors", "--scenarios", "orca/zero-agents"]
+    base = ["--suite", str(ROOT), "matrix", "--no-vectors", "--no-protocol", "--scenarios", "orca/zero-agents"]
     assert main(base + ["--runners", "test:broken"]) == 1
     out = capsys.readouterr().out
     assert "nothing was compared: every cell that ran ended in ERROR" in out
@@ -66,7 +66,7 @@ def test_a_port_that_dies_at_start_up_shows_its_stderr(tmp_path, capsys) -> None
 
 
 def test_each_finished_column_gets_a_line_off_a_terminal(capsys) -> None:
-    args = ["--suite", str(ROOT), "matrix", "--runners", "reference", "--no-vectors", "--scenarios",
+    args = ["--suite", str(ROOT), "matrix", "--runners", "reference", "--no-vectors", "--no-protocol", "--scenarios",
             "orca/zero-agents"]
     assert main(args) == 0
     assert "column reference: 1 pass (" in capsys.readouterr().err
@@ -74,7 +74,7 @@ def test_each_finished_column_gets_a_line_off_a_terminal(capsys) -> None:
 
 def test_a_first_run_says_what_it_builds(tmp_path, monkeypatch, capsys) -> None:
     monkeypatch.setenv("ORCA_CONFORMANCE_CACHE", str(tmp_path / "cache"))
-    args = ["--suite", str(ROOT), "matrix", "--runners", "c", "--no-vectors", "--scenarios", "orca/zero-agents"]
+    args = ["--suite", str(ROOT), "matrix", "--runners", "c", "--no-vectors", "--no-protocol", "--scenarios", "orca/zero-agents"]
     assert main(args) == 0
     err = capsys.readouterr().err
     assert "building c (" in err and "built c in " in err
@@ -85,7 +85,8 @@ def test_a_first_run_says_what_it_builds(tmp_path, monkeypatch, capsys) -> None:
 def test_a_port_without_primitives_passes_but_strict_fails_on_its_vectors_row(capsys) -> None:
     """A careless Python port provides no family: its vectors row is NOT PROVIDED, one line, no red
     cell; a normal run passes on it and --strict does not."""
-    args = ["--suite", str(ROOT), "matrix", "--runners", "test:careless", "--scenarios", "orca/zero-agents"]
+    args = ["--suite", str(ROOT), "matrix", "--runners", "test:careless", "--scenarios", "orca/zero-agents",
+            "--no-protocol"]
     assert main(args) == 0
     captured = capsys.readouterr()
     out = captured.out

@@ -68,7 +68,7 @@ def test_an_empty_runner_id_is_a_usage_error(capsys: pytest.CaptureFixture[str])
 ])
 def test_bad_runner_lists_are_bad_input(argv: tuple[str, ...], reason: str, suite: str,
                                         capsys: pytest.CaptureFixture[str]) -> None:
-    code = cli.main(["--suite", suite, "matrix", *argv, "--scenarios", SCENARIO, "--no-vectors"])
+    code = cli.main(["--suite", suite, "matrix", *argv, "--scenarios", SCENARIO, "--no-vectors", "--no-protocol"])
     assert code == cli.EXIT_BAD_INPUT
     assert reason in capsys.readouterr().err
 
@@ -77,7 +77,7 @@ def test_an_exec_command_with_commas_runs_through_runner(suite: str,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
     command = comma_command()
     code = cli.main(["--suite", suite, "matrix", "--runner", command, "--runners", "reference",
-                     "--runner", command, "--scenarios", SCENARIO, "--no-vectors"])
+                     "--runner", command, "--scenarios", SCENARIO, "--no-vectors", "--no-protocol"])
     out = capsys.readouterr().out
     assert code == cli.EXIT_OK, out
     header = next(line for line in out.splitlines() if line.startswith("scenario"))
@@ -94,7 +94,7 @@ def test_the_guard_of_the_comma_command_bites() -> None:
     scenario = load_scenario(ROOT / "scenarios" / "orca" / "head-on-exact.yaml")
     runner = resolve(comma_command("a"))
     try:
-        result = run_matrix([scenario], [runner], ROOT / "goldens", with_vectors=False)
+        result = run_matrix([scenario], [runner], ROOT / "goldens", with_vectors=False, with_protocol=False)
     finally:
         runner.close()
     cell = result.cells[(scenario.id, runner.id)]

@@ -105,14 +105,14 @@ def test_a_broken_file_blocks_only_the_commands_that_need_it(suite: Path, capsys
     scenario(suite, "also-broken", text="agents: 5\n")
     capsys.readouterr()
     # commands about another scenario go on, with one warning line per broken file
-    assert run(suite, "matrix", "--runners", "reference", "--no-vectors", "--scenarios", "t/p*") == 0
+    assert run(suite, "matrix", "--runners", "reference", "--no-vectors", "--no-protocol", "--scenarios", "t/p*") == 0
     out, err = capsys.readouterr()
     assert "1 passed" in out
     assert err.count("warning: skipping a broken scenario file: ") == 2 and "broken.yaml: steps: " in err
     assert run(suite, "expand", "t/pair") == 0
     capsys.readouterr()
     # a command that names the broken scenario fails with its one-line error
-    assert run(suite, "matrix", "--runners", "reference", "--no-vectors", "--scenarios", "t/broken") == 2
+    assert run(suite, "matrix", "--runners", "reference", "--no-vectors", "--no-protocol", "--scenarios", "t/broken") == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and "broken.yaml: steps: -1 is less than the minimum of 1" in err
     assert len(err.splitlines()) == 1

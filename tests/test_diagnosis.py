@@ -107,8 +107,8 @@ class _LoadedInFloat32(ReferenceRunner):
             agent["position"] = [float(f"{v:.7g}") for v in agent["position"]]
         return Scene.from_json(data)
 
-    def hashes(self, scene):
-        return super().hashes(self._scene(scene))
+    def hashes(self, scene, steps=None):
+        return super().hashes(self._scene(scene), steps)
 
     def dump(self, scene, step) -> StateDump:
         return super().dump(self._scene(scene), step)

@@ -25,7 +25,7 @@ def fake(mode: str) -> ExecRunner:
 def cell(mode: str):
     runner = fake(mode)
     started = time.monotonic()
-    result = run_matrix([SCENARIO], [runner], ROOT / "goldens", with_vectors=False)
+    result = run_matrix([SCENARIO], [runner], ROOT / "goldens", with_vectors=False, with_protocol=False)
     elapsed = time.monotonic() - started
     c = result.cells[(SCENARIO.id, runner.id)]
     print(mode, c.status, c.reason[:300], f"{elapsed:.1f} s")
@@ -72,14 +72,14 @@ def test_stderr_tail_is_kept_and_bounded() -> None:
 
 def test_suite_goes_on_after_a_crash() -> None:
     crash, honest = fake("crash"), fake("honest")
-    result = run_matrix([SCENARIO, SCENARIO], [crash, honest], ROOT / "goldens", with_vectors=False)
+    result = run_matrix([SCENARIO, SCENARIO], [crash, honest], ROOT / "goldens", with_vectors=False, with_protocol=False)
     statuses = [c.status for c in result.cells.values()]
     assert statuses.count(ERROR) == 1 and statuses.count(PASS) == 1
 
 
 def test_missing_executable_is_an_error_not_a_crash() -> None:
     runner = ExecRunner("exec:nope", ["/nonexistent/port"], LIMITS)
-    result = run_matrix([SCENARIO], [runner], ROOT / "goldens", with_vectors=False)
+    result = run_matrix([SCENARIO], [runner], ROOT / "goldens", with_vectors=False, with_protocol=False)
     c = result.cells[(SCENARIO.id, runner.id)]
     assert c.status == ERROR and "cannot start" in c.reason
 

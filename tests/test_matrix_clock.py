@@ -174,14 +174,14 @@ class Missing(ReferenceRunner):
 
 
 class DiesMidRun(ReferenceRunner):
-    def hashes(self, scene):
-        yield from islice(super().hashes(scene), 3)
+    def hashes(self, scene, steps=None):
+        yield from islice(super().hashes(scene, steps), 3)
         raise RunnerError("no reply to step 3")
 
 
 class TooMany(ReferenceRunner):
-    def hashes(self, scene):
-        yield from super().hashes(scene)
+    def hashes(self, scene, steps=None):
+        yield from super().hashes(scene, steps)
         yield "0" * 64
 
 
@@ -195,6 +195,6 @@ def test_the_matrix_units_reach_exactly_the_total(monkeypatch) -> None:
     for jobs in (1, 2):
         result = run_matrix(scenarios, runners, ROOT / "goldens", jobs=jobs)
         bar = Recording.bars[-1]
-        assert bar.done == bar.total == 4 * (1 + 11 + 201)
+        assert bar.done == bar.total == 4 * (1 + 1 + 11 + 201)  # vectors, protocol, the two scenes
         statuses = {r: result.cells[("orca/lone-agent", r)].status for r in result.runners}
         assert statuses == {"reference": PASS, "too-many": ERROR, "dies": ERROR, "missing": SKIPPED}

@@ -18,8 +18,9 @@ from conformance.selftest.mutation_report import score
 from conftest import ROOT
 
 
-# (mutant id, what killed it in the full run): vectors of every solver file (agent_step for the
-# simulator's assembly), a scenario on the bulk path and one on the single-agent API path
+# (mutant id, what kills it first: the full run's, or a cheaper scene added since): vectors of
+# every solver file (agent_step for the simulator's assembly), a scenario on the bulk path and one
+# on the single-agent API path
 SAMPLE = {
     "constraint.c:44:comparison:8f4bb88637": "vector:for_boundary",
     "constraint.h:37:arithmetic:7962324b90": "vector:agent_constraint",
@@ -30,8 +31,8 @@ SAMPLE = {
     "obstacle.c:53:comparison:ce62ce21cd": "vector:support_distance",
     "obstacle.h:85:arithmetic:827752ab03": "vector:agent_case_form",
     "simulator.c:170:comparison:0438db69cb": "vector:agent_step",
-    "simulator.c:271:delete:06d485c12a": "scenario:orca/boundary-lp-start[per-agent]",
-    "simulator.c:560:comparison:6ba736f8c6": "scenario:orca/boundary-lp-start",
+    "simulator.c:271:delete:06d485c12a": "scenario:orca/feature-initial-velocity[per-agent]",
+    "simulator.c:560:comparison:6ba736f8c6": "scenario:orca/feature-initial-velocity",
     "vector.h:81:operands:639423d493": "vector:segment_distance_squared",
 }
 

@@ -39,7 +39,7 @@ def red_report(tmp_path_factory) -> Path:
     """The report folder of a real red cell: the leg-tie-left control on equal-distance-ties."""
     suite = Suite(ROOT)
     scenarios = [s for s in load_suite(ROOT / "scenarios") if s.id == SCENE]
-    result = run_matrix(scenarios, [CONTROL], suite.goldens_dir, with_vectors=False)
+    result = run_matrix(scenarios, [CONTROL], suite.goldens_dir, with_vectors=False, with_protocol=False)
     cell = result.cells[(SCENE, CONTROL)]
     if cell.status != DIVERGED:
         pytest.skip(f"{CONTROL} did not diverge here ({cell.status}: {cell.reason[:200]})")

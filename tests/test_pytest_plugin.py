@@ -34,8 +34,8 @@ class Broken(ReferenceRunner):
     def __init__(self, runner_id="broken"):
         super().__init__(runner_id, name="broken (test)")
 
-    def hashes(self, scene):
-        for step, digest in enumerate(super().hashes(scene)):
+    def hashes(self, scene, steps=None):
+        for step, digest in enumerate(super().hashes(scene, steps)):
             yield "0" * 64 if step == 3 else digest
 
     def dump(self, scene, step):
@@ -72,7 +72,7 @@ class Crashing(ReferenceRunner):
     def __init__(self):
         super().__init__("crashing")
 
-    def hashes(self, scene):
+    def hashes(self, scene, steps=None):
         yield from ()
         raise RunnerError("port crashed (signal 11)", "segfault in orca_step")
 
@@ -115,18 +115,19 @@ def test_without_orca_options_the_plugin_adds_nothing(pytester: pytest.Pytester)
 
 def test_the_c_column_passes_with_readable_ids(run) -> None:
     result = run("--orca-runners", "c", *HEAD_ON, "-v", "-m", "orca")
-    result.assert_outcomes(passed=3)
+    result.assert_outcomes(passed=4)
     out = result.stdout.str()
-    for row in ("vectors", "orca/head-on-exact", "orca/head-on-perturbed"):
+    for row in ("vectors", "protocol", "orca/head-on-exact", "orca/head-on-perturbed"):
         assert f"orca-conformance::{row}[c] PASSED" in out
     assert result.ret == pytest.ExitCode.OK
 
 
 RED_RUN = ("--orca-runners", "c,broken,gone,crashing,wrongvec", *HEAD_ON, "-k", "not (vectors and wrongvec)",
            "-rfs", "-vv")
-EXPECTED = dict(passed=5, failed=6, skipped=3, deselected=1)
-"""c: 3 passed; broken: vectors passed, 2 diverged; gone: 3 skipped; crashing: vectors passed, 2
-errors; wrongvec: 2 diverged (its vectors row deselected)."""
+EXPECTED = dict(passed=6, failed=9, skipped=4, deselected=1)
+"""c: 4 passed; broken: vectors passed, protocol and 2 scenes diverged; gone: 4 skipped; crashing:
+vectors passed, protocol and 2 scenes errors; wrongvec: protocol and 2 scenes diverged (its vectors
+row deselected)."""
 
 DIAGNOSIS = ("DIVERGED: step 3; agent 0, velocity.x, 0x3FF0000000000000 vs 0x3FF0000000000001, 1 ulp; "
              "step composition is wrong: from the reference's state of step 2 the port's agent_step gives agent 0 "
@@ -203,9 +204,10 @@ def test_orca_runner_takes_an_exec_command_with_commas_whole(run) -> None:
     command = f"exec:sh -c {shlex.quote(script)} a,b {shlex.quote(str(port))}"
     result = run("--orca-runners", "c", "--orca-runner", command, *HEAD_ON, "-v", "-m", "orca",
                  "-k", "not vectors")  # the scenario rows are enough to show the command ran
-    result.assert_outcomes(passed=4, deselected=2)
+    result.assert_outcomes(passed=6, deselected=2)
     out = result.stdout.str()
     assert f"orca-conformance::orca/head-on-exact[{command}] PASSED" in out
+    assert f"orca-conformance::protocol[{command}] PASSED" in out  # its hello, in a process of its own, too
     assert out.index("[c] PASSED") < out.index(f"[{command}] PASSED")  # columns in the order given
 
 
@@ -234,8 +236,8 @@ def test_a_vectors_row_not_provided_skips_with_the_reason(run) -> None:
     """A careless Python port provides no primitive family: its vectors item is skipped, naming
     the families (the plugin has no strict mode), and its scenario items run as usual."""
     result = run("--orca-runner", "control:agents-before-obstacles", "--orca-suite=" + str(ROOT),
-                 "--orca-scenarios", "orca/zero-agents", "-rs")
-    result.assert_outcomes(passed=1, skipped=1)
+                 "--orca-scenarios", "orca/zero-agents", "-rs", "-k", "not protocol")
+    result.assert_outcomes(passed=1, skipped=1, deselected=1)
     result.stdout.fnmatch_lines(["SKIPPED * not provided (the port's hello): segment_distance_squared, *"
                                  "; 0 of 15 families pass"])
 

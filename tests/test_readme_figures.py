@@ -35,15 +35,18 @@ def test_the_example_summary_counts_are_the_suites() -> None:
     for scenarios, runners, passed, failed, skipped, _ in found:
         assert int(scenarios) == _scenarios(), "the README shows another number of scenarios than the suite has"
         assert int(runners) == len(DEFAULT_COLUMNS)
-        assert int(passed) + int(failed) + int(skipped) == (int(scenarios) + 1) * int(runners)  # + the vectors row
+        # + the vectors row and the protocol row
+        assert int(passed) + int(failed) + int(skipped) == (int(scenarios) + 2) * int(runners)
 
 
 def test_the_example_table_and_column_lines_are_the_default_columns() -> None:
     job = _main_job()
     header = next(line for line in job.splitlines() if line.startswith("scenario "))
     assert header.split()[1:] == DEFAULT_COLUMNS
+    rows = [line.split()[0] for line in job.splitlines()[job.splitlines().index(header) + 2:] if line.strip()]
+    assert rows[:2] == ["vectors", "protocol"], rows
     lines = COLUMN_LINE.findall(job)
-    assert lines and all(int(count) == _scenarios() + 1 for _, count in lines), lines
+    assert lines and all(int(count) == _scenarios() + 2 for _, count in lines), lines  # + vectors, protocol
     assert all(column in DEFAULT_COLUMNS for column, _ in lines)
     # with QEMU and Wine: every default column, one per cross target, and c:windows
     assert f"({len(DEFAULT_COLUMNS) + len(TARGETS) + 1} columns)" in job

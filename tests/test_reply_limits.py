@@ -38,7 +38,7 @@ def oversized(mode: str) -> ExecRunner:
 
 
 def cell(runner: ExecRunner):
-    result = run_matrix([SCENARIO], [runner], ROOT / "goldens", with_vectors=False)
+    result = run_matrix([SCENARIO], [runner], ROOT / "goldens", with_vectors=False, with_protocol=False)
     return result.cells[(SCENARIO.id, runner.id)]
 
 

@@ -77,7 +77,7 @@ BAD_CASES = {
     "float for integer": (VALID.replace("count: 4", "count: 4.5"), "agents[1].circle.count", "not of type 'integer'"),
     "nan": (VALID.replace("dt: 0.1", "dt: .nan"), "dt", "non-finite"),
     "inf": (VALID.replace("[1.0, 0.0]]}", "[.inf, 0.0]]}"), "agents[0].agent.waypoints[0][0]", "non-finite"),
-    "negative radius": (VALID.replace("radius: 0.5,", "radius: -0.5,"), "agent_defaults.radius", "less than or equal to"),
+    "negative radius": (VALID.replace("radius: 0.5,", "radius: -0.5,"), "agent_defaults.radius", "less than the minimum of 0"),
     "negative speed": (VALID.replace("max_speed: 1.0", "max_speed: -1.0"), "agent_defaults.max_speed", "less than"),
     "negative max_neighbors": (VALID.replace("max_speed: 1.0}", "max_speed: 1.0, max_neighbors: -1}"),
                                "agent_defaults.max_neighbors", "less than"),

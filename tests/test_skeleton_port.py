@@ -19,7 +19,7 @@ import pytest
 
 from conformance.data import vectors
 from conformance.cli import main
-from conformance.judge.matrix import ERROR, NOT_PROVIDED, PASS, VECTORS_ROW, run_matrix
+from conformance.judge.matrix import ERROR, NOT_PROVIDED, PASS, PROTOCOL_ROW, VECTORS_ROW, run_matrix
 from conformance.runners.base import RunnerError
 from conformance.runners.exec_runner import ExecRunner
 from conformance.contract.scenario import load_scenario
@@ -49,12 +49,18 @@ def test_the_matrix_shows_what_is_written_and_what_is_todo() -> None:
     missing = [f.name for f in vectors.FAMILIES if f.name not in IMPLEMENTED]
     assert row.status == NOT_PROVIDED
     assert row.reason == f"not provided (the port's hello): {', '.join(missing)}; 2 of 15 families pass"
+    # the protocol row passes: what needs no step is checked, the dumps (they need the driver) are not
+    protocol = cells[PROTOCOL_ROW]
+    assert protocol.status == PASS, protocol.reason
+    assert "dumps: not applicable (the port answers step 1 of orca/overlap-wall with an error" in protocol.reason
+    assert "two-runs: PASS: orca/zero-agents, orca/overlap-wall, orca/zero-agents" in protocol.reason
+    assert "hello: PASS" in protocol.reason and "unknown-command: PASS" in protocol.reason
 
 
 def test_the_documented_command_passes_the_scene_without_agents(capsys) -> None:
     args = ["--suite", str(ROOT), "matrix", "--runner", RUNNER_ID, "--no-vectors", "--scenarios", "orca/zero-agents"]
     assert main(args) == 0
-    assert "1 passed, 0 failed" in capsys.readouterr().out
+    assert "2 passed, 0 failed" in capsys.readouterr().out  # the scene and the protocol row
 
 
 def test_every_family_of_the_suite_passes_or_names_what_is_missing() -> None:
@@ -196,7 +202,7 @@ def test_a_copy_names_its_own_readme_in_the_matrix(tmp_path: Path, monkeypatch) 
     for cwd in (ROOT, tmp_path.resolve()):
         monkeypatch.chdir(cwd)
         runner_id = f"exec:node {copy / 'port.mjs'}"
-        result = run_matrix([scenario("head-on-exact")], [runner_id], ROOT / "goldens", with_vectors=False)
+        result = run_matrix([scenario("head-on-exact")], [runner_id], ROOT / "goldens", with_vectors=False, with_protocol=False)
         reason = result.cells[("orca/head-on-exact", runner_id)].reason
         assert (f"preferred_velocity is not written yet (step 14 of the checklist in "
                 f"{_shown(copy / 'README.md', cwd)})") in reason
@@ -208,4 +214,4 @@ def test_the_readme_commands_run_from_the_copy(tmp_path: Path, monkeypatch, caps
     monkeypatch.chdir(copy)
     monkeypatch.delenv("ORCA_CONFORMANCE_SUITE", raising=False)
     assert main(["matrix", "--runner", "exec:node port.mjs", "--no-vectors", "--scenarios", "orca/zero-agents"]) == 0
-    assert "1 passed, 0 failed" in capsys.readouterr().out
+    assert "2 passed, 0 failed" in capsys.readouterr().out  # the scene and the protocol row

@@ -92,7 +92,7 @@ def test_wasm_column_passes_every_scenario_and_the_vectors(column: str) -> None:
     started = time.monotonic()
     result = run_matrix(scenarios, [column], GOLDENS)
     print(format_table(result), f"{time.monotonic() - started:.1f} s")
-    assert len(result.cells) == len(scenarios) + 1
+    assert len(result.cells) == len(scenarios) + 2  # + the vectors and protocol rows
     for cell in result.cells.values():
         assert cell.status == PASS, (cell.row, cell.reason)
         assert cell.compared > 0, cell.row
@@ -173,7 +173,7 @@ def test_runaway_module_runs_out_of_fuel_instead_of_hanging() -> None:
     runner = WasmRunner("wasm:spin", spec=broken_spec(SPIN_AT_STEP_5))
     rows = [scenario("head-on-exact"), scenario("overlap-agents")]
     started = time.monotonic()
-    result = run_matrix(rows, [runner], GOLDENS, with_vectors=False)
+    result = run_matrix(rows, [runner], GOLDENS, with_vectors=False, with_protocol=False)
     elapsed = time.monotonic() - started
     print(format_table(result), f"{elapsed:.1f} s")
     spun = result.cells[("orca/head-on-exact", "wasm:spin")]
@@ -186,7 +186,7 @@ def test_runaway_module_runs_out_of_fuel_instead_of_hanging() -> None:
 def test_tiny_fuel_budget_is_an_error_cell_with_the_reason() -> None:
     runner = WasmRunner("wasm:tiny-fuel", fuel_per_agent_step=1, fuel_per_pair=0)
     circle = scenario("antipodal-circle-100")
-    result = run_matrix([circle], [runner], GOLDENS, with_vectors=False)
+    result = run_matrix([circle], [runner], GOLDENS, with_vectors=False, with_protocol=False)
     cell = result.cells[(circle.id, runner.id)]
     assert cell.status == ERROR
     assert "fuel exhausted: orca_run_advance (steps 1..256 of 100 agents)" in cell.reason
@@ -245,7 +245,7 @@ def test_dumps_match_the_c_column(column: str) -> None:
 def test_memory_limit_is_out_of_memory_not_a_crash() -> None:
     runner = WasmRunner("wasm:small-memory", memory_limit=3 * 1024 * 1024)
     circle = scenario("antipodal-circle-300")
-    result = run_matrix([circle], [runner], GOLDENS, with_vectors=False)
+    result = run_matrix([circle], [runner], GOLDENS, with_vectors=False, with_protocol=False)
     cell = result.cells[(circle.id, runner.id)]
     assert cell.status == ERROR and "out of memory" in cell.reason, cell.reason
 
@@ -257,7 +257,7 @@ def test_node_port_reports_a_trap_and_a_hang_is_killed() -> None:
                         limits=Limits(handshake=20.0, reply=3.0, run=30.0))
     rows = [scenario("head-on-exact"), scenario("overlap-agents")]
     started = time.monotonic()
-    result = run_matrix(rows, [trap, spin], GOLDENS, with_vectors=False)
+    result = run_matrix(rows, [trap, spin], GOLDENS, with_vectors=False, with_protocol=False)
     print(format_table(result), f"{time.monotonic() - started:.1f} s")
     trapped = result.cells[("orca/head-on-exact", trap.id)]
     assert trapped.status == ERROR and "wasm trap in run: unreachable" in trapped.reason

@@ -76,7 +76,7 @@ def test_windows_column_passes_under_wine():
     root = Path(__file__).resolve().parent.parent
     scenarios = [s for s in load_suite(root / "scenarios") if s.id in ("orca/head-on-exact", "orca/wall-gap")]
     result = run_matrix(scenarios, ["c:windows"], root / "goldens")
-    assert len(result.cells) == 3
+    assert len(result.cells) == 4
     for cell in result.cells.values():
         assert cell.status == PASS, (cell.row, cell.reason)
     assert "windows" in result.infos["c:windows"].platform

@@ -9,12 +9,15 @@ is the Draft 2020-12 validator of ``schemas/<name>.schema.json`` (``scenario``, 
 ``(key path, reason)`` of its most specific error: into the alternatives of a oneOf/anyOf, an
 unknown key named in the path and said as such (``unknown key 'max_sped'; did you mean
 'max_speed'?``), and a missing key named in the path.  The key path reads
-``agents[2].circle.count``.
+``agents[2].circle.count``.  A scene (``scene``) must also hold finite numbers only: JSON
+Schema cannot say so (a NaN passes every bound), so ``problem`` names the first NaN or infinity
+itself, as the YAML loader does for a scenario file.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import re
 from functools import lru_cache
 from importlib import resources
@@ -49,10 +52,14 @@ def validator(name: str) -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(_schema(name), registry=_registry())
 
 
+FINITE_ONLY = ("scene",)
+"""Schemas whose documents hold finite numbers only (checked beside the schema)."""
+
+
 def problem(name: str, data: object) -> tuple[str, str] | None:
     checker = validator(name)
     if checker.is_valid(data):
-        return None
+        return _non_finite(data, []) if name in FINITE_ONLY else None
     err = jsonschema.exceptions.best_match(checker.iter_errors(data))
     while err.context:  # descend into oneOf/anyOf to the most specific reason
         err = jsonschema.exceptions.best_match(err.context)
@@ -65,6 +72,18 @@ def problem(name: str, data: object) -> tuple[str, str] | None:
         if missing:
             path, reason = path + [missing[0]], "missing (required)"
     return format_path(path), reason
+
+
+def _non_finite(data: object, path: list) -> tuple[str, str] | None:
+    """(key path, reason) of the first NaN or infinity in ``data``, in document order."""
+    if isinstance(data, float) and not math.isfinite(data):
+        return format_path(path), f"{data!r} is not a finite number"
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+    for key, value in items:
+        found = _non_finite(value, path + [key])
+        if found:
+            return found
+    return None
 
 
 def _unknown_key(instance: dict, schema: dict) -> tuple[str, list[str]]:

@@ -299,14 +299,27 @@ def _tolerance_side(site: str) -> int | None:
 
 
 _TRACED: tuple[types.ModuleType, Trace] | None = None
+_TRACED_MODULES: dict[str, types.ModuleType] = {}
 
 
 def traced() -> tuple[types.ModuleType, Trace]:
     """A shadow of its own for tracing single calls (loaded once per process): its ``vectors``
     module and the Trace its probes write to.  ``sys.modules[SHADOW + ...]`` may be replaced by
-    a later census run; the modules returned here keep their own bindings."""
+    a later census run; the modules returned here keep their own bindings, and each call puts
+    them back in ``sys.modules`` (a traced call's imports at run time must find them)."""
     global _TRACED
     if _TRACED is None:
         trace = Trace()
         _TRACED = (load_shadow(trace), trace)
+        _TRACED_MODULES.update({name: module for name, module in sys.modules.items()
+                                if name == SHADOW or name.startswith(SHADOW + ".")})
+    else:  # a census run in between replaced them: the imports a traced call makes must find these
+        sys.modules.update(_TRACED_MODULES)
     return _TRACED
+
+
+def traced_module(name: str) -> types.ModuleType:
+    """One module of the ``traced()`` shadow by its name below the package (``solver.neighbors``):
+    the one bound to its Trace, even after a census run replaced ``sys.modules``' entries."""
+    traced()
+    return _TRACED_MODULES[f"{SHADOW}.{name}"]

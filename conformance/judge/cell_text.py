@@ -77,7 +77,7 @@ def _diagnosed(cell: Cell, d: Diagnosis) -> tuple[str, list[str]]:
 
 
 def _undiagnosed(cell: Cell) -> tuple[str, list[str]]:
-    """The vectors row from its brief; any other cell from its reason (stderr after " | ")."""
+    """The vectors or protocol row from its brief; any other cell from its reason (stderr after " | ")."""
     if cell.brief:
         head, rest = cell.brief[0], list(cell.brief[1:])
     else:

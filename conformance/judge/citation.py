@@ -24,7 +24,7 @@ from typing import Callable
 
 from ..contract.clauses import Citation
 from ..contract.float_bits import bits
-from ..data.shadow import NEAR_BAND, SHADOW, TOLERANCE_NAMES, traced
+from ..data.shadow import NEAR_BAND, SHADOW, TOLERANCE_NAMES, traced, traced_module
 from ..data.site_clauses import SITE_CLAUSES
 from ..runners.base import Runner, StateDump
 from .step_comparison import _reach, _simulator, ask_family
@@ -37,9 +37,8 @@ def _modules() -> dict[str, object]:
     """The traced shadow's modules by name (loaded once; a later census run may replace
     sys.modules' entries, the ones kept here stay bound to the trace)."""
     if not _MODULES:
-        traced()
         for name in ("solver.constraint", "solver.neighbors", "solver.linear_program", "solver.fallback", "solver"):
-            _MODULES[name] = sys.modules[f"{SHADOW}.{name}"]
+            _MODULES[name] = traced_module(name)
     return _MODULES
 
 

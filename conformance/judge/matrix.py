@@ -5,7 +5,8 @@ hashes with the goldens (never re-running the reference, except to dump the stat
 divergence).  Every cell ends as PASS, DIVERGED (first step, diagnosis), ERROR (reason, and the
 diagnosis of the failing step when a run stopped on a non-finite state or failed mid-run) or
 SKIPPED (reason); a runner that raises never stops the matrix.  Each runner also gets a
-``vectors`` row: the primitive vectors, bit for bit, of the families it provides (provided.py).
+``vectors`` row: the primitive vectors, bit for bit, of the families it provides (provided.py),
+and a ``protocol`` row: how it answers what the scenarios never ask (protocol_row.py).
 """
 
 from __future__ import annotations
@@ -21,7 +22,9 @@ from ..runners.build import announcing
 from .diagnosis import Diagnosis, diagnose, first_failing_dump, parse_non_finite
 from ..contract.clauses import Citation, clause_map
 from .citation import cite_vector_cases
+from .cell import DIVERGED, ERROR, PASS, SKIPPED, STATUSES, Cell, status_text  # noqa: F401 (re-exported)
 from .matrix_clock import ColumnMeter, MatrixClock
+from .protocol_row import PROTOCOL_ROW, protocol_cell
 from .provided import NOT_PROVIDED, asked, not_provided_reason, tally
 from .vector_failure import VectorFailure, describe_case, rounding_only
 from ..data.goldens import OK as GOLDEN_OK
@@ -32,47 +35,7 @@ from ..runners.base import Runner, RunnerError, RunnerInfo, RunnerUnavailable
 from ..runners.reference import ReferenceRunner
 from ..contract.scenario import Scenario
 
-PASS, DIVERGED, ERROR, SKIPPED = "PASS", "DIVERGED", "ERROR", "SKIPPED"
-STATUSES = (PASS, DIVERGED, ERROR, NOT_PROVIDED, SKIPPED)
 VECTORS_ROW = "vectors"
-
-
-def status_text(status: str, step: int | None) -> str:
-    """A cell as the tables show it: PASS, DIVERGED@k, ERROR, NOT PROVIDED, SKIPPED."""
-    return f"DIVERGED@{step}" if status == DIVERGED and step is not None else status
-
-
-@dataclass
-class Cell:
-    """One scenario (or the vectors row) on one runner."""
-
-    row: str
-    runner: str
-    status: str
-    step: int | None = None
-    reason: str = ""
-    diagnosis: Diagnosis | None = None
-    compared: int = 0
-    seconds: float = 0.0
-    citation: Citation | None = None  # the vectors row's (a scenario cell's is its diagnosis's)
-    brief: list[str] = field(default_factory=list)
-    """The vectors row's short form (a headline, then at most two lines); a scenario cell's comes
-    from its diagnosis (judge/cell_text.py)."""
-
-    def short(self) -> str:
-        return status_text(self.status, self.step)
-
-    def to_json(self) -> dict:
-        return {"row": self.row, "runner": self.runner, "status": self.status, "step": self.step,
-                "reason": self.reason, "compared": self.compared, "seconds": round(self.seconds, 3),
-                "diagnosis": self.diagnosis.to_json() if self.diagnosis else None,
-                "clauses": self.clauses()}
-
-    def clauses(self) -> list[str]:
-        """The clause ids this cell cites (its diagnosis's, or the vectors row's)."""
-        if self.diagnosis is not None and self.diagnosis.citation is not None:
-            return self.diagnosis.citation.ids
-        return list(self.citation.ids) if self.citation is not None else []
 
 
 @dataclass
@@ -324,18 +287,20 @@ def _vector_brief(cell: Cell, failure: VectorFailure, families: str) -> list[str
 
 
 def run_matrix(scenarios: list[Scenario], runners: list[str | Runner], goldens: Path,
-               with_vectors: bool = True, jobs: int = 1) -> MatrixResult:
-    """Every scenario on every runner (ids or Runner objects); never raises for a misbehaving runner.
+               with_vectors: bool = True, jobs: int = 1, with_protocol: bool = True) -> MatrixResult:
+    """Every scenario on every runner (ids or Runner objects), after the vectors row and the
+    protocol row (each unless left out); never raises for a misbehaving runner.
 
     ``jobs`` columns run at once, each in a thread of its own: the runners spend their time in
     native code that releases the GIL (cffi, wasmtime, Unicorn) or in child processes, so two
     columns use two cores.  A column's cells do not depend on what else runs.  The bar counts
     each column's share exactly (``ColumnMeter``); its ETA is the ``MatrixClock``'s."""
     started = time.perf_counter()
-    rows = ([VECTORS_ROW] if with_vectors else []) + [s.id for s in scenarios]
+    lead = [VECTORS_ROW] * with_vectors + [PROTOCOL_ROW] * with_protocol
+    rows = lead + [s.id for s in scenarios]
     resolved = [resolve(r) if isinstance(r, str) else r for r in runners]  # the registry, in this thread
     result = MatrixResult(rows, [given if isinstance(given, str) else given.id for given in runners])
-    clock = MatrixClock.for_matrix(result.runners, scenarios, VECTORS_ROW if with_vectors else None, jobs)
+    clock = MatrixClock.for_matrix(result.runners, scenarios, lead, jobs)
     bar = Progress(clock.units * len(resolved), "matrix", unit="agent-states", eta=clock.remaining_seconds)
     with bar, announcing(bar.note):
         work = [(runner_id, runner, scenarios, goldens, with_vectors, result, bar, clock.meter(bar, runner_id))
@@ -376,6 +341,9 @@ def _column(runner_id: str, runner: Runner, scenarios: list[Scenario], goldens: 
             with meter.cell(VECTORS_ROW):
                 cell, failure = vector_cell(runner, goldens / "vectors")
             result.cells[(VECTORS_ROW, runner_id)] = cell
+        if PROTOCOL_ROW in result.rows:
+            with meter.cell(PROTOCOL_ROW):
+                result.cells[(PROTOCOL_ROW, runner_id)] = protocol_cell(runner, goldens)
         for s in scenarios:
             with meter.cell(s.id) as step:
                 result.cells[(s.id, runner_id)] = compare_scenario(s, runner, goldens, reference, failure, step)

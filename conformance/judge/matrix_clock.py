@@ -3,10 +3,10 @@ column's exact share of the progress bar.
 
 Model: a cell takes ``factor[column] * cost[row]`` seconds.  A row's cost comes from every
 finished cell of it, in any column (``fit``); a row no column has finished yet costs its size
-(agent-states) times the seconds per agent-state of the finished scenario rows (the vectors row has
-no size: it is known once one column finished it).  A column's factor is its own finished scenario
-cells' time over those rows' costs (the vectors row is other work, 6x slower emulated where a
-crowd is 25x, so it does not set the factor).
+(agent-states) times the seconds per agent-state of the finished scenario rows (the vectors and
+protocol rows have no size: each is known once one column finished it).  A column's factor is its
+own finished scenario cells' time over those rows' costs (the vectors row is other work, 6x slower
+emulated where a crowd is 25x, so it does not set the factor; nor does the protocol row).
 
 A column without a finished scenario cell has no factor of its own: it is given the *slowest*
 factor measured so far, because a column emulated by Unicorn is 20-50 times slower than a native
@@ -29,7 +29,7 @@ import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence
 
 TINY = 1e-6  # seconds: a cell is never free (keeps the ratios finite)
 MIN_PART = 0.05  # of a cell's states compared before its own pace projects its time
@@ -55,9 +55,11 @@ class MatrixClock:
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
-    def for_matrix(cls, columns: list[str], scenarios, vectors_row: str | None, jobs: int) -> "MatrixClock":
-        """The clock of a matrix run: its rows' shares (``shares``); ``jobs`` is 1 for one column."""
-        share = shares(scenarios, vectors_row)
+    def for_matrix(cls, columns: list[str], scenarios, lead_rows: str | Sequence[str] | None,
+                   jobs: int) -> "MatrixClock":
+        """The clock of a matrix run: its rows' shares (``shares``; ``lead_rows``, the vectors and
+        protocol rows each column runs first, or one name, or None); ``jobs`` is 1 for one column."""
+        share = shares(scenarios, lead_rows)
         return cls(list(columns), list(share), {s.id: share[s.id][0] for s in scenarios},
                    jobs=max(1, jobs) if len(columns) > 1 else 1, shares=share)
 
@@ -263,10 +265,12 @@ class ColumnMeter:
         self.clock.finished(self.column)
 
 
-def shares(scenarios, vectors_row: str | None) -> dict[str, tuple[int, int]]:
+def shares(scenarios, lead_rows: str | Sequence[str] | None) -> dict[str, tuple[int, int]]:
     """Each row's (units, units per on_step): a scenario is max(1, agents) units for each of its
-    steps + 1 states (a scene of no agent still counts its states); the vectors row is one unit."""
-    rows = {vectors_row: (1, 1)} if vectors_row else {}
+    steps + 1 states (a scene of no agent still counts its states); each lead row (the vectors
+    row, the protocol row: ``lead_rows``, a name or a sequence of them) is one unit."""
+    leads = [lead_rows] if isinstance(lead_rows, str) else list(lead_rows or [])
+    rows = {row: (1, 1) for row in leads}
     for s in scenarios:
         per_step = max(1, len(s.scene.agents))
         rows[s.id] = (per_step * (s.scene.steps + 1), per_step)

@@ -2,8 +2,10 @@
 
 Contract: a ``Runner`` has a typed id (``c``, ``c:O0``, ``exec:./port``...).  ``info()``
 describes it (or raises ``RunnerUnavailable`` with the reason, making its cells SKIPPED);
-``hashes(scene)`` yields the hex SHA-256 of states 0..steps lazily (closing the iterator
-stops the work); ``dump(scene, step)`` returns the full state after ``step`` steps with the
+``hashes(scene, steps)`` yields the hex SHA-256 of states 0..steps lazily (closing the iterator
+stops the work): exactly ``steps + 1`` of them, ``steps`` defaulting to ``scene.steps`` and
+possibly fewer (the scene itself is sent or built unchanged: an exec port gets ``"steps": k`` in
+its run request, an in-process column advances only k steps); ``dump(scene, step)`` returns the full state after ``step`` steps with the
 preferred velocities computed from it; ``vectors(family, args)`` evaluates primitive vectors
 in the protocol encoding, for the families ``info().provides`` names (None: every family; a
 port that wraps a library may answer only some, docs/protocol.md, "hello").  Anything that
@@ -32,6 +34,10 @@ class RunnerError(Exception):
         self.reason = reason
         self.stderr_tail = stderr_tail
         super().__init__(reason + (f"\n--- stderr tail ---\n{stderr_tail}" if stderr_tail else ""))
+
+
+class WrongCount(RunnerError):
+    """The port answered a run with another number of states than the request asked for."""
 
 
 @dataclass(frozen=True)
@@ -77,8 +83,8 @@ class Runner(ABC):
         """Describe the runner; raise RunnerUnavailable when it cannot run here."""
 
     @abstractmethod
-    def hashes(self, scene: Scene) -> Iterator[str]:
-        """Hex SHA-256 of states 0..scene.steps, lazily."""
+    def hashes(self, scene: Scene, steps: int | None = None) -> Iterator[str]:
+        """Hex SHA-256 of states 0..steps (default ``scene.steps``; never more than asked), lazily."""
 
     @abstractmethod
     def dump(self, scene: Scene, step: int) -> StateDump:

@@ -105,9 +105,9 @@ class CffiRunner(Runner):
             raise RunnerError("oc_Run_SetThreads, oc_Run_SetPerAgent or oc_Run_SetInterleaved failed (out of memory)")
         return ffi, lib, handle, run
 
-    def hashes(self, scene: Scene, threads: int = 1, per_agent: bool = False,
+    def hashes(self, scene: Scene, steps: int | None = None, threads: int = 1, per_agent: bool = False,
                interleaved: int = 0) -> Iterator[str]:
-        """Per-step hashes; ``threads`` workers for every pass of the step, the simulator's
+        """Per-step hashes of states 0..``steps`` (default the scene's); ``threads`` workers for every pass of the step, the simulator's
         single-agent calls when ``per_agent`` (see oc_Run_StepPerAgent), or, when
         ``interleaved`` > 0, one thread that takes the chunks of every pass last first on that
         many workspaces in turn (oc_Run_StepInterleaved): none may change the bits."""
@@ -118,9 +118,9 @@ class CffiRunner(Runner):
         yield hashlib.sha256(ffi.buffer(state, stride)).hexdigest()
         batch = max(1, min(256, BATCH_BYTES // max(1, stride)))
         buffer = ffi.new("unsigned char[]", max(1, batch * stride))
-        done = 0
-        while done < scene.steps:
-            count = min(batch, scene.steps - done)
+        done, total = 0, scene.steps if steps is None else steps
+        while done < total:
+            count = min(batch, total - done)
             bad = lib.oc_Run_Advance(run, count, buffer)
             _check_fpenv()
             good = count if bad == 0 else bad - 1

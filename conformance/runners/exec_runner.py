@@ -16,8 +16,11 @@ for protocol 1 on the same process; both are accepted.  A protocol-2 hello's ``p
 vector families the port answers; absent: every one) becomes ``RunnerInfo.provides``, and a name
 there that is no family of the suite is one RunnerError naming the key.
 The whole process group is killed on timeout, on a bad reply and on close, and the next request
-starts a fresh process.  Requests are written by a
-separate thread, so a port that never reads its stdin cannot block the harness.
+starts a fresh process; otherwise one process answers every request of the column, in turn
+(``process_id`` tells which).  Requests are written by a separate thread, so a port that never
+reads its stdin cannot block the harness.  ``exchange`` sends a request as it is (the protocol
+row's unknown command) and reads one reply, bounded like an error reply; ``probe_hello`` checks
+the handshake in a process of its own.
 """
 
 from __future__ import annotations
@@ -37,12 +40,14 @@ from ..contract import schema_files
 from ..data import vectors
 from ..errors import did_you_mean
 from ..contract.scenario import Scene
-from .base import Runner, RunnerError, RunnerInfo, StateDump
-from .reply_limits import (LineLimit, Overlong, cap_text, dump_limit, hello_limit, read_line, run_limit,
-                           vectors_limit)
+from .base import Runner, RunnerError, RunnerInfo, StateDump, WrongCount
+from .reply_limits import (LineLimit, Overlong, cap_text, dump_limit, error_limit, hello_limit, read_line,
+                           run_limit, vectors_limit)
 
 PROTOCOL_VERSION = 2
 """The newest port protocol (docs/protocol.md): the version the harness asks for first."""
+REFUSAL = "port reported an error during"
+"""How the reason of a request answered with an error reply begins (the request and the message follow)."""
 ACCEPTED_PROTOCOLS = (PROTOCOL_VERSION, 1)
 """Every version the harness speaks, newest first: a port that answers the hello of one with an
 error is asked for the next, on the same process (a protocol-1 port refuses 2 that way)."""
@@ -157,8 +162,8 @@ class _Port:
     def stderr(self) -> str:
         return self.stderr_tail.decode("utf-8", "replace")[-4000:]
 
-    def fail(self, reason: str) -> RunnerError:
-        """Kill the process group and build the error (with the signal when the port died of one)."""
+    def fail(self, reason: str, kind: type[RunnerError] = RunnerError) -> RunnerError:
+        """Kill the process group and build the error of ``kind`` (with the signal when the port died of one)."""
         status = self.proc.poll()  # before our own kill, so that SIGKILL from us is not reported
         self.kill()
         if status is not None and status < 0:
@@ -167,7 +172,7 @@ class _Port:
             except ValueError:
                 reason += f" (signal {-status})"
         time.sleep(0.05)  # let the stderr reader drain what the dying port wrote
-        return RunnerError(reason, self.stderr())
+        return kind(reason, self.stderr())
 
     def reply(self, timeout: float, what: str, message: str, limit: LineLimit, refusal: bool = False) -> dict:
         """Next reply line as a JSON object following the schema of ``message`` (or, with
@@ -196,7 +201,7 @@ class _Port:
         if "error" in data and refusal:
             return data
         if "error" in data:
-            raise self.fail(f"port reported an error during {what}: {str(data['error'])[:300]}")
+            raise self.fail(f"{REFUSAL} {what}: {str(data['error'])[:300]}")
         if message == "run-step-reply" and "done" in data:
             message = "run-done-reply"  # a run that ends early: the caller says what is wrong
         problem = schema_problem(data, message)
@@ -289,27 +294,31 @@ class ExecRunner(Runner):
                           flags=str(self.extra.get("flags", port.get("flags", ""))), versions=versions,
                           provides=self._provides)
 
-    def hashes(self, scene: Scene) -> Iterator[str]:
+    def hashes(self, scene: Scene, steps: int | None = None) -> Iterator[str]:
+        """The run request carries the whole scene and ``"steps": steps`` (default the scene's):
+        exactly steps + 1 step lines and ``{"done": steps}`` are wanted, no more, no fewer."""
+        steps = scene.steps if steps is None else steps
         port = self._live()
-        port.send({"cmd": "run", "scene": scene.to_json(), "steps": scene.steps})
+        port.send({"cmd": "run", "scene": scene.to_json(), "steps": steps})
         deadline = time.monotonic() + self.limits.run
         finished = False
         try:
-            for step in range(scene.steps + 1):
+            for step in range(steps + 1):
                 left = deadline - time.monotonic()
                 if left <= 0:
                     raise port.fail(f"run exceeded its {self.limits.run:.0f} s budget at step {step}")
                 data = port.reply(min(self.limits.reply, left), f"run (step {step})", "run-step-reply", run_limit())
                 if "done" in data:
-                    raise port.fail(f"returned {step} states, expected {scene.steps + 1}")
+                    raise port.fail(f"returned {step} states, expected {steps + 1}", WrongCount)
                 if data["step"] != step:
                     raise port.fail(f"bad step reply, want step {step}: {str(data)[:200]}")
                 yield data["hash"]
             data = port.reply(self.limits.reply, "run (done)", "run-step-reply", run_limit())
             if "done" not in data:
-                raise port.fail(f"returned more than the {scene.steps + 1} states asked for: {str(data)[:200]}")
-            if data["done"] != scene.steps:
-                raise port.fail(f"expected {{\"done\": {scene.steps}}} after the last step, got {str(data)[:200]}")
+                raise port.fail(f"returned more than the {steps + 1} states asked for: {str(data)[:200]}", WrongCount)
+            if data["done"] != steps:
+                raise port.fail(f"expected {{\"done\": {steps}}} after the last step, got {str(data)[:200]}",
+                                WrongCount)
             finished = True
         finally:
             if not finished:
@@ -335,6 +344,40 @@ class ExecRunner(Runner):
             self._drop()
             raise RunnerError(f"bad vectors reply for {family}: want {len(args)} results")
         return results
+
+    def process_id(self) -> int | None:
+        """The pid of the port's live process; None when none runs (the next request starts one)."""
+        return self._port.proc.pid if self._port is not None and self._port.proc.poll() is None else None
+
+    def exchange(self, request: dict, what: str, message: str = "error-reply") -> dict:
+        """Send one request as it is on the live process and read one reply line, bounded by
+        ``error_limit()``: the reply when it is an error reply, or else one that follows the schema
+        of ``message``; RunnerError (the process killed) on no reply in time, end of output (a
+        crash), garbage, an over-long line or a reply off that schema."""
+        port = self._live()
+        port.send(request)
+        return port.reply(self.limits.reply, what, message, error_limit(), refusal=True)
+
+    def probe_hello(self, version: int) -> tuple[dict, dict]:
+        """In a fresh process of its own (the column's live one is left alone): the reply to a
+        hello of ``version`` (an error reply, or a hello reply following its schema), then the
+        reply to the handshake every process gets (``_handshake``, its ``provides`` checked), then
+        ``bye``.  RunnerError as for the column's own start."""
+        self._prepare()
+        port = _Port(self.argv, self.limits, self.env)
+        try:
+            port.send({"cmd": "hello", "protocol": version})
+            first = port.reply(self.limits.handshake, f"hello (protocol {version})", "hello-reply", hello_limit(),
+                               refusal=True)
+            hello = self._handshake(port)
+            try:
+                provided_families(hello)
+            except ValueError as err:
+                raise port.fail(f"reply to hello does not follow the protocol (docs/protocol.md#hello): "
+                                f"{err}") from None
+            return first, hello
+        finally:
+            port.close()
 
     def close(self) -> None:
         if self._port is not None:

@@ -106,7 +106,8 @@ class ExportLayerRunner(Runner):
             raise RunnerError("out of memory creating the run")
         return inst, run
 
-    def hashes(self, scene: Scene) -> Iterator[str]:
+    def hashes(self, scene: Scene, steps: int | None = None) -> Iterator[str]:
+        """States 0..``steps`` (default the scene's): the scene is created whole, and advanced only so far."""
         inst, run = self._start(scene)
         stride = len(scene.agents) * AGENT_BYTES
         state = inst.alloc(max(1, stride))
@@ -117,9 +118,9 @@ class ExportLayerRunner(Runner):
         yield hashlib.sha256(first).hexdigest()
         batch = self.batch_steps(scene, stride)
         buffer = inst.alloc(max(1, batch * stride))
-        done = 0
-        while done < scene.steps:
-            count = min(batch, scene.steps - done)
+        done, total = 0, scene.steps if steps is None else steps
+        while done < total:
+            count = min(batch, total - done)
             bad = self._advance(inst, scene, run, done, count, buffer)
             good = count if bad == 0 else bad - 1
             view = inst.view(buffer, good * stride)  # hashed before the next call into the module

@@ -33,8 +33,8 @@ class ReferenceRunner(Runner):
                           versions={"orca-conformance": __version__},
                           provides=None if self.simulator is Simulator else ())
 
-    def hashes(self, scene: Scene) -> Iterator[str]:
-        for data in run(scene, simulator=self.simulator):
+    def hashes(self, scene: Scene, steps: int | None = None) -> Iterator[str]:
+        for data in run(scene, steps=steps, simulator=self.simulator):
             yield state_hash(data)
 
     def dump(self, scene: Scene, step: int) -> StateDump:

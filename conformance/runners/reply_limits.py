@@ -1,7 +1,8 @@
 """How long a port's reply line may be, per request (docs/protocol.md#limits), and the bounded read.
 
 Contract: every reply line has a limit in bytes (the ``\\n`` not counted) that follows from its
-request: ``hello_limit()`` and ``run_limit()`` are fixed, ``dump_limit(agents)`` grows with the
+request: ``hello_limit()``, ``run_limit()`` and ``error_limit()`` (a request only an error
+answers, such as an unknown command) are fixed, ``dump_limit(agents)`` grows with the
 scene's agent count, ``vectors_limit(family, cases)`` with the cases and the family's result
 layout (conformance/data/vectors.py), list-valued results bounded by the lists in each case's
 arguments.  Each limit is generous (at least twice a correct reply written with a space after
@@ -75,6 +76,11 @@ def run_limit() -> LineLimit:
     """Each line of a run reply (a step line, ``done``, or an error in place of either): a step
     line has a fixed size, at most ``HASH_LINE`` bytes; the error room dominates."""
     return LineLimit(max(ERROR_ROOM, 2 * HASH_LINE), "run lines")
+
+
+def error_limit() -> LineLimit:
+    """The reply to a request that only an error answers (an unknown command): the error room."""
+    return LineLimit(ERROR_ROOM, "an error reply")
 
 
 def dump_limit(agents: int) -> LineLimit:

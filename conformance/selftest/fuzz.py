@@ -12,7 +12,9 @@ itself reaches a non-finite state is rejected and counted, never compared.  With
 reference as oracle) and written there as a scenario file with its golden.
 ``FuzzResult.matrix()`` gives the matrix of the failing scenes plus one summary row
 (``fuzz/passed``: the scenes that passed), so ``report.write_reports`` and ``merge`` take it
-unchanged.  ``fuzz_controls`` runs every control under fuzz.
+unchanged.  With ``protocol``, a scene that passed also gets the protocol row's scene checks
+(``fuzz_cell.with_protocol``); a check that fails is a finding too (never shrunk: it has no
+step).  ``fuzz_controls`` runs every control under fuzz.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from ..judge.diagnosis import diagnose
 from ..judge.vector_failure import VectorFailure
 from ..contract.driver import run
 from ..errors import InputError
-from .fuzz_cell import compare
+from .fuzz_cell import compare, protocol_between, with_protocol
 from .fuzz_scenes import KINDS, FuzzScene, kind_of, make_scene
 from ..judge.matrix import DIVERGED, ERROR, PASS, SKIPPED, Cell, MatrixResult, vector_cell
 from ..runners import resolve
@@ -100,7 +102,7 @@ def column_expected(column_id: str, suite_scenarios, goldens: Path) -> Expected:
     """The column as the source of expected hashes, after the whole committed suite PASSed on it
     in this run; InputError when it did not (the column cannot stand in for the reference)."""
     from ..judge.matrix import run_matrix
-    result = run_matrix(suite_scenarios, [column_id], goldens)
+    result = run_matrix(suite_scenarios, [column_id], goldens, with_protocol=False)  # only its hashes stand in
     bad = [c for c in result.cells.values() if c.status != PASS]
     if bad:
         raise InputError("command line", "--expected", f"{column_id} is not identical to the reference on the "
@@ -186,10 +188,11 @@ def run_fuzz(runners: list[str | Runner], seed: int, count: int | None, seconds:
              kinds: tuple[str, ...], expected: Expected, vector_folder: Path, shrink_to: Path | None = None,
              on_cell: Callable[[Finding], None] | None = None, on_scene: Callable[[FuzzScene], None] | None = None,
              shrink_seconds: float = 60.0, id_suffix: str = "", stop_at_divergence: bool = False,
-             with_vectors: bool = True) -> FuzzResult:
+             with_vectors: bool = True, protocol: bool = False) -> FuzzResult:
     """The fuzz loop of the module doc; never raises for a misbehaving runner.  With
     ``stop_at_divergence`` it ends at the first DIVERGED cell (the controls: caught or not);
-    ``with_vectors`` False leaves the first failing primitive out (a port without vectors)."""
+    ``with_vectors`` False leaves the first failing primitive out (a port without vectors);
+    ``protocol`` adds the protocol row's scene checks to every scene that passes (``with_protocol``)."""
     started = time.perf_counter()
     if count is None and seconds is None:
         count = DEFAULT_COUNT
@@ -199,6 +202,7 @@ def run_fuzz(runners: list[str | Runner], seed: int, count: int | None, seconds:
     errors_in_a_row: dict[str, int] = {}
     vector_failure = _vector_failures(vector_folder, with_vectors)
     reference = ReferenceRunner()
+    between = protocol_between(vector_folder.parent) if protocol else None
     try:
         for index in scene_indices(kinds):
             if _done(result, live, count, seconds, started, stop_at_divergence):
@@ -214,13 +218,15 @@ def run_fuzz(runners: list[str | Runner], seed: int, count: int | None, seconds:
             shrunk_once = False
             for runner in list(live):
                 cell = compare(fs, runner, hashes, reference, vector_failure(runner))
+                if between is not None:
+                    cell = with_protocol(cell, fs, runner, hashes, between)
                 _count_errors(runner, cell, errors_in_a_row, live, result)
                 if cell.status == PASS:
                     result.passed[runner.id] = result.passed.get(runner.id, 0) + 1
                     result.compared[runner.id] = result.compared.get(runner.id, 0) + cell.compared
                     continue
                 finding = Finding(fs, cell)
-                if shrink_to is not None and cell.status == DIVERGED and not shrunk_once:
+                if shrink_to is not None and cell.status == DIVERGED and cell.step is not None and not shrunk_once:
                     shrunk_once = True
                     _shrink_finding(finding, runner, shrink_to, shrink_seconds, id_suffix)
                 result.findings.append(finding)

@@ -5,16 +5,22 @@ that differs from the expected list, at a surplus or a missing state, or at a ``
 the ``Cell`` it returns is PASS (with the states compared), DIVERGED (with the diagnosis of
 ``diagnosis.diagnose`` and the runner's first failing primitive from ``vector_failure``, like a
 matrix cell) or ERROR (the runner's reason, diagnosed too when it names a non-finite state).
-It never raises for a misbehaving runner.
+It never raises for a misbehaving runner.  ``with_protocol`` runs the protocol row's scene checks
+(judge/protocol_row.py: runs of fewer steps, dumps, two runs in one process) on a scene that
+passed: ``fuzz --protocol``.
 """
 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Callable
 
 from ..judge.diagnosis import diagnose, parse_non_finite
+from ..errors import InputError
 from ..judge.matrix import DIVERGED, ERROR, PASS, Cell
+from ..judge.protocol_checks import RowScene, cell_of, scene_checks
+from ..judge.protocol_row import MissingScene, row_scenes
 from ..judge.vector_failure import VectorFailure
 from ..runners.base import Runner, RunnerError
 from .fuzz_scenes import FuzzScene
@@ -63,3 +69,30 @@ def compare(fs: FuzzScene, runner: Runner, expected: list[str], reference: Runne
                 cell.reason + f" | diagnosis: {cell.diagnosis.summary()}"
     cell.seconds = time.perf_counter() - started
     return cell
+
+
+def protocol_between(goldens: Path) -> RowScene:
+    """The scene the two-runs check runs between two runs of a fuzz scene: the protocol row's
+    (from the suite of ``goldens``); InputError when the suite lacks it."""
+    try:
+        return row_scenes(goldens).between
+    except MissingScene as err:
+        raise InputError("command line", "--protocol", str(err)) from None
+
+
+def with_protocol(cell: Cell, fs: FuzzScene, runner: Runner, expected: list[str], between: RowScene) -> Cell:
+    """A scene's cell after the protocol row's scene checks: ``cell`` itself (their states added
+    to its count) when it was not PASS or they all pass, else their cell (DIVERGED or ERROR, with
+    no step: its brief names the check that failed), the scene's states counted too."""
+    if cell.status != PASS:
+        return cell
+    started = time.perf_counter()
+    judged = cell_of(scene_checks(runner, RowScene(fs.id, fs.scene, tuple(expected)), between), fs.id, runner.id)
+    judged.compared += cell.compared
+    if judged.status == PASS:
+        cell.compared = judged.compared
+        judged = cell
+    else:
+        judged.reason = f"protocol checks: {judged.reason}"
+    judged.seconds = cell.seconds + time.perf_counter() - started
+    return judged

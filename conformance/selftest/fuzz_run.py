@@ -3,7 +3,8 @@
 Contract: ``fuzz_runners`` first settles the expected hashes (the reference's, or a column's
 that must pass the whole committed suite in this run), then runs the seeded scenes on the
 runners (one progress bar), saying one line per finding as it comes, one per runner skipped
-or broken, and the summary line; it returns the ``FuzzResult``.  ``fuzz_failed`` says why
+or broken, and the summary line; it returns the ``FuzzResult``.  ``protocol`` adds the protocol
+row's scene checks to each scene (``fuzz --protocol``).  ``fuzz_failed`` says why
 when nothing was compared, and is True then, or when there is a finding or a broken runner.
 """
 
@@ -20,7 +21,7 @@ from . import fuzz
 
 def fuzz_runners(suite: Suite, runner_ids: list[str], seed: int, count: int | None, seconds: float | None,
                  kinds: tuple[str, ...], expected_id: str, shrink_to: Path | None,
-                 say: Callable[[str], None], verbose: bool = False) -> fuzz.FuzzResult:
+                 say: Callable[[str], None], verbose: bool = False, protocol: bool = False) -> fuzz.FuzzResult:
     expected = fuzz.Expected()
     if expected_id != "reference":
         say(f"fuzz: checking that {expected_id} is identical to the reference on the committed suite ...")
@@ -29,7 +30,7 @@ def fuzz_runners(suite: Suite, runner_ids: list[str], seed: int, count: int | No
     with Progress(count or 0, "fuzz") as bar:
         result = fuzz.run_fuzz(runner_ids, seed, count, seconds, kinds, expected, suite.goldens_dir / "vectors",
                                shrink_to, on_cell=lambda f: say(fuzz.format_finding(f, verbose)),
-                               on_scene=lambda s: bar.advance(1, label=s.id))
+                               on_scene=lambda s: bar.advance(1, label=s.id), protocol=protocol)
     for runner_id, reason in result.skipped.items():
         say(f"SKIPPED  {runner_id}: {reason}")
     for runner_id, reason in result.broken.items():

@@ -69,3 +69,17 @@ def test_defaulted_changes_only_the_zeros_it_names() -> None:
     assert [a.goal_radius for a in seen.agents] == [0.1] * len(scene.agents)
     assert [a.params for a in seen.agents] == [a.params for a in scene.agents]
     assert defaulted(seen, {"goal_radius": 0.5}) == seen
+
+
+@pytest.mark.parametrize("make", [
+    lambda: LanguageDefaultsRunner("falsy-goal", {"goal_radius": 0.1}),
+    lambda: ReferenceRunner("points-skipped", PointsSkippedSimulator),
+    lambda: ReferenceRunner("stale-grid", StaleGridSimulator),
+], ids=["falsy-goal", "points-skipped", "stale-grid"])
+def test_the_contract_fuzz_kind_finds_each_slip(make) -> None:
+    """The fuzz kind that samples the schema's boundaries finds each of these ports in a few
+    dozen scenes (the geometric kinds essentially never do)."""
+    from conformance.selftest import fuzz
+    result = fuzz.run_fuzz([make()], 0, 80, None, ("contract",), fuzz.Expected(), ROOT / "goldens" / "vectors",
+                           with_vectors=False)
+    assert result.findings, f"no finding in {result.scenes} contract scenes"

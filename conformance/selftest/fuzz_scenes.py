@@ -21,7 +21,7 @@ from ..contract.scenario import DEFAULT_PARAMS, POSITION_LIMIT, AgentSpec, Scene
 from ..solver import AgentParams
 
 KINDS: tuple[str, ...] = ("walls", "overlap", "dense", "coarse-dt", "far", "params", "velocities",
-                          "waypoints", "grid-ties", "mixed")
+                          "waypoints", "grid-ties", "mixed", "contract")
 """Scene kinds, in the order of ``index % len(KINDS)``."""
 
 DEFAULT_AGENT = AgentParams(*(DEFAULT_PARAMS[k] for k in ("radius", "max_speed", "neighbor_distance",
@@ -240,8 +240,40 @@ def _mixed(b: _Builder) -> None:
         b.offset = (r.uniform(-1.5e6, 1.5e6), r.uniform(-1.5e6, 1.5e6))
 
 
+def _contract(b: _Builder) -> None:
+    """The port contract rather than the geometry: every field at a boundary of the scene schema
+    now and then (zero radius, goal radius, neighbors, neighbor distance, speed; a start
+    velocity; one or many waypoints; no walls or many; dt up to 10; fast agents that cross
+    several grid cells in a step), so that a port that reads a value with a default, skips
+    a "point" or keeps a stale index meets it."""
+    r = b.rng
+    b.dt = r.choice((0.1, 0.5, 2.0, 10.0, r.uniform(0.05, 10.0)))
+    b.steps = r.randint(1, 30)
+    b.random_walls(r.choice((0, 0, 1, 3, r.randint(20, 60))))
+    for _ in range(r.randint(1, 8)):
+        radius, speed, reach = (r.choice((0.0, 0.0, 0.25, 0.5)), r.choice((0.0, 1.0, 5.0, 20.0)),
+                                r.choice((0.0, 0.5, 2.0, 10.0)))
+        params = AgentParams(radius, speed, reach, r.choice((0, 1, 2, 10)), r.choice((0.5, 2.0, 10.0)),
+                             r.choice((0.5, 2.0)))
+        via = tuple(b.point() for _ in range(r.choice((0, 0, 1, r.randint(2, 40)))))
+        velocity = (0.0, 0.0) if r.random() < 0.5 else (r.uniform(-speed, speed), r.uniform(-speed, speed))
+        b.agent(b.point(), b.point(), params=params, velocity=velocity, waypoints=via,
+                goal_radius=r.choice((0.0, 0.0, 0.1, r.uniform(0.0, 3.0))))
+    if r.random() < 0.5:  # a dash: an agent crosses several grid cells in one step to stop by another
+        reach = r.choice((0.5, 1.0, 2.0))
+        near = AgentParams(r.choice((0.0, 0.2)), 0.0, reach, 10, 2.0, 2.0)
+        cells = r.randint(3, 8)
+        fast = AgentParams(r.choice((0.0, 0.2)), reach * cells / b.dt, reach, 10, 2.0, 2.0)
+        p, sign = b.point(), r.choice((1.0, -1.0))
+        b.agent(p, p, params=near)
+        # one step lands it 0.6 of the reach from the other, still on its way past it
+        b.agent((p[0] + sign * reach * (cells + 0.6), p[1] + 0.1 * reach), (p[0] - sign * 4 * reach * cells, p[1]),
+                params=fast)
+
+
 _BUILDERS: dict[str, Callable[[_Builder], None]] = {
     "walls": _walls, "overlap": _overlap, "dense": _dense, "coarse-dt": _coarse_dt, "far": _far,
     "params": _params, "velocities": _velocities, "waypoints": _waypoints, "grid-ties": _grid_ties, "mixed": _mixed,
+    "contract": _contract,
 }
 assert tuple(_BUILDERS) == KINDS

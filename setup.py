@@ -14,7 +14,8 @@ from pathlib import Path
 from setuptools import setup
 from setuptools.command.build_py import build_py
 
-SHIPPED = ("scenarios/", "goldens/", "runners/", "docs/census/census.json", "docs/mutation/equivalent.json")
+SHIPPED = ("scenarios/", "goldens/", "runners/", "docs/census/census.json", "docs/mutation/equivalent.json",
+           "docs/operators/equivalent.json")
 """What the installed package needs at run time beside its Python code (MANIFEST.in ships more)."""
 
 

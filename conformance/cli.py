@@ -215,6 +215,8 @@ def cmd_mutate(args: argparse.Namespace) -> int:
     """Mutation testing of the C port against the scenarios and vectors (or --evidence)."""
     from .selftest.mutation_run import score_mutants, select_mutants
     suite = Suite.locate(args.suite)
+    if args.evidence and args.sanitize:
+        raise InputError("command line", "--sanitize", "not with --evidence (the evidence compares bits only)")
     if args.evidence:
         from .selftest.evidence import refresh_evidence
         return _exit(refresh_evidence(suite.root, args.jobs, _print).failed)
@@ -222,9 +224,32 @@ def cmd_mutate(args: argparse.Namespace) -> int:
     mutants = select_mutants(patterns, args.sample, args.seed)
     if patterns is not None and not mutants:
         raise InputError("command line", "--only", f"no mutant id matches {', '.join(map(repr, patterns))}")
+    from .runners.sanitizer import unavailable
+    reason = unavailable(args.sanitize) if args.sanitize else None
+    if reason:
+        raise InputError("command line", "--sanitize", reason)
+    from .selftest.mutate import default_timeout
+    timeout = args.timeout if args.timeout is not None else default_timeout(args.sanitize)
     out = Path(args.out) if args.out else None
     # fails on survivors nobody has reviewed (a new gap or a stale equivalence claim)
-    return _exit(score_mutants(mutants, suite.root, args.jobs, args.timeout, out, _print) > 0)
+    return _exit(score_mutants(mutants, suite.root, args.jobs, timeout, out, _print, sanitizer=args.sanitize) > 0)
+
+
+def cmd_operators(args: argparse.Namespace) -> int:
+    """Rewrite operators at every site of the C port (conformance/selftest/operator_run.py)."""
+    from .selftest import operator_run
+    suite = Suite.locate(args.suite)
+    if args.evidence:
+        from .selftest.operator_review import refresh_evidence
+        return _exit(refresh_evidence(suite.root, args.jobs, _print) > 0)
+    patterns = [p for group in args.only for p in group.split(",") if p] if args.only else None
+    if args.list:
+        for v in operator_run.select_variants(patterns, args.sample, args.seed):
+            _print(f"{v.id}\n  " + v.diff().replace("\n", "\n  "))
+        return EXIT_OK
+    from .selftest.operator_command import run_operators
+    return _exit(run_operators(suite.root, patterns, args.sample, args.seed, args.jobs, args.timeout,
+                                            args.write, args.sanitize, _print))
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
@@ -253,6 +278,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 
 HANDLERS = {"matrix": cmd_matrix, "controls": cmd_controls, "text": cmd_text, "build": cmd_build,
             "fuzz": cmd_fuzz, "census": cmd_census, "merge": cmd_merge, "render": cmd_render, "mutate": cmd_mutate,
+            "operators": cmd_operators,
             "doctor": cmd_doctor, "check": cmd_check, "expand": cmd_expand,
             "goldens regen": cmd_goldens_regen, "goldens check": cmd_goldens_check}
 """The handler of each subcommand, by the name ``cli_parser`` stores in ``args.handler``."""

@@ -131,7 +131,7 @@ the negative controls under fuzz instead.""",
         "boundary census: data exactly on every decision of the reference", """
 Run the instrumented reference over the vectors and the committed non-slow
 scenarios and count, for every decision site of the reference, the data that
-fall exactly on its boundary (about 5 minutes).  --write stores the census as
+fall exactly on its boundary (about 2 minutes).  --write stores the census as
 docs/census/census.json; --check runs nothing new and checks the committed one.""",
         ("orca-conformance census --check", "orca-conformance census --write"),
         ok="every decision site is covered or argued (with --check: the census is also fresh and complete)",
@@ -165,6 +165,19 @@ on fresh random primitive inputs and records the result there.""",
         ("orca-conformance mutate --only 'neighbors.c:*' --out mutation/",
          "orca-conformance mutate --sample 50 --seed 3", "orca-conformance mutate --evidence"),
         ok="no unreviewed mutant survives", failed="one does (or --evidence finds a difference)"),
+    "operators": _text(
+        "rewrite operators at every site of the C port, judged like misreadings", """
+Each rewrite operator of runners/c/operators/ (roots for squares, float32
+storage, fmin/fmax for explicit selects, tolerances, reassociation, sort keys,
+off-by-one, added guards) is applied at every site of its kind; each variant
+runs the scenes (its red cell must name a cause its class declares), then the
+vectors.  A survivor must be reviewed equivalent in docs/operators/
+equivalent.json with evidence or a solver's proof (about 15 minutes for every
+variant; --write commits the report, which a test holds fresh).""",
+        ("orca-conformance operators --only 'float32:*'", "orca-conformance operators --write",
+         "orca-conformance operators --evidence", "orca-conformance operators --list"),
+        ok="no variant is a gap, miscaused, a build failure or a timeout",
+        failed="one is (or --evidence finds a difference)"),
     "doctor": _text(
         "what every column needs, whether it is here, and how to install it", """
 List every column (or the ones named), what it needs (a C compiler, ziglang,

@@ -177,9 +177,30 @@ def _add_mutate(sub) -> None:
     p.add_argument("--only", metavar="GLOB", action="append",
                    help="only the mutants whose id matches (e.g. 'neighbors.c:*'; repeatable, comma-separated)")
     p.add_argument("--seed", type=int, default=1, help="seed of the sample")
-    p.add_argument("--timeout", type=float, default=30.0,
-                   help="seconds per mutant (a surviving mutant needs about 5; hung ones are timeouts)")
+    p.add_argument("--timeout", type=float,
+                   help="seconds per mutant (default 30, 60 with --sanitize address, 180 with --sanitize thread; "
+                        "a surviving mutant needs about 5; hung ones are timeouts)")
     p.add_argument("--out", metavar="DIR", help="write report.json and report.md into DIR")
+    p.add_argument("--sanitize", choices=("address", "thread"),
+                   help="build every mutant with AddressSanitizer or ThreadSanitizer (then also on a real pool of "
+                        "two threads): a memory error or a data race is a kill by sanitizer:NAME every time, not "
+                        "a crash on some runs (Linux, gcc's libasan/libtsan; verdicts cached apart; default: none)")
+
+
+def _add_operators(sub) -> None:
+    p = _command(sub, "operators")
+    p.add_argument("--jobs", type=int, help="parallel variants (default: the number of cores)")
+    p.add_argument("--only", metavar="GLOB", action="append",
+                   help="only the variants whose id matches (e.g. 'float32:*'; repeatable, comma-separated)")
+    p.add_argument("--sample", type=int, help="a fixed random sample of N variants")
+    p.add_argument("--seed", type=int, default=1, help="seed of the sample")
+    p.add_argument("--timeout", type=float, default=120.0, help="seconds per variant (hung ones are timeouts)")
+    p.add_argument("--write", action="store_true", help="write docs/operators/report.json and report.md (every variant)")
+    p.add_argument("--evidence", action="store_true",
+                   help="run the reviewed survivors (docs/operators/equivalent.json) on fresh random primitive "
+                        "inputs and the slow scenarios, and record the result there")
+    p.add_argument("--list", action="store_true", help="print every variant's id and diff and stop")
+    p.add_argument("--sanitize", choices=("address", "thread"), help="build the variants with this sanitizer")
 
 
 def _add_doctor(sub) -> None:
@@ -225,6 +246,6 @@ def build_parser() -> Parser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for add in (_add_matrix, _add_controls, _add_build, _add_fuzz, _add_census, _add_merge,
-                _add_render, _add_mutate, _add_doctor, _add_check, _add_expand, _add_goldens):
+                _add_render, _add_mutate, _add_operators, _add_doctor, _add_check, _add_expand, _add_goldens):
         add(sub)
     return parser

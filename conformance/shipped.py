@@ -2,8 +2,9 @@
 
 Contract: the shipped files are laid out as in the repository: ``scenarios/``, ``goldens/``
 (with ``goldens/vectors/``), ``runners/`` (the C, wasm and freestanding sources, the misreading
-catalogue and controls, the skeleton port), ``docs/census/census.json`` and
-``docs/mutation/equivalent.json``.  ``root()`` is the folder that holds them: the checkout
+catalogue, the controls and the rewrite operators, the skeleton port), ``docs/census/census.json``,
+``docs/mutation/equivalent.json`` and ``docs/operators/equivalent.json``.  ``root()`` is the
+folder that holds them: the checkout
 above the package when it has ``runners/c`` (a clone, an editable install), else the
 ``suite/`` folder a wheel puts inside the package.  It only computes a path, never raises.
 ``missing()`` lists the files of the wheel's list (``suite/FILES.txt``, written by the build)

@@ -73,3 +73,94 @@ def test_every_argument_names_a_real_site() -> None:
     ids = {s.id for s in census.find_sites()}
     assert set(census.ARGUED) <= ids
     assert all(len(reason) > 40 for reason in census.ARGUED.values())
+
+
+# ----------------------------------------------------------------------------- the bands column
+
+from conformance.data.band_kinds import in_bands, tie_in_band  # noqa: E402
+from conformance.errors import InputError  # noqa: E402
+from conformance.selftest import census_bands  # noqa: E402
+
+
+def test_the_band_kinds_come_from_the_syntax_of_each_site() -> None:
+    kinds = {s.id: s.bands for s in census.find_sites()}
+    assert kinds["contract.driver.Driver.preferred_velocity: dist <= speed * dt"] == (
+        "tolerance", "float32", "squares")  # dist = sqrt(dist2): a root
+    assert kinds["solver.neighbors.obstacle_neighbors: d2 <= reach2"] == ("tolerance", "float32", "roots")
+    assert kinds["solver.obstacle.agent_case_form: dot1 * dot1 > r * r * ww"] == ("tolerance", "float32", "roots")
+    assert kinds["solver.obstacle.support_distance: vb < va"] == ("tolerance", "float32", "signed-zeros")
+    assert kinds["solver.linear_program.solve_closest: t < lower"] == ("tolerance", "float32", "signed-zeros")
+    assert kinds["solver.linear_program.line_interval: disc < 0.0"] == ("tolerance", "float32")
+    assert kinds["solver.neighbors._smallest: found.sort() ties"] == ("ties",)
+    for integer in ("solver.fallback.relax: failed < hard_count", "contract.driver.Driver.preferred_velocity: k < last",
+                    "solver.simulator.Simulator.new_velocity: failed < hard_count", "contract.driver.run: step == total"):
+        assert kinds[integer] == (), integer
+
+
+def test_each_band_holds_exactly_the_data_its_definition_names() -> None:
+    both = ("tolerance", "float32", "roots", "squares", "signed-zeros")
+    plain = ("tolerance", "float32")
+    assert in_bands(both, "<", 1.0, 1.0 + 1e-6) == ("tolerance",)
+    assert in_bands(both, "<", 1.0, 1.0 + 2e-5) == ()
+    assert in_bands(plain, "<", -1e-47, 0.0) == ("tolerance", "float32")  # float32(-1e-47) == 0: 0 < 0 is false
+    assert in_bands(plain, "<", 1e-47, 0.0) == ("tolerance",)  # false both ways: no float32 flip
+    assert "squares" in in_bands(both, "<", -1e-47, 0.0)  # (-1e-47)^2 > 0: the squares decide otherwise
+    assert "roots" in in_bands(both, "<", 1.0, 1.0 + 2 ** -52)  # sqrt(1 + 2^-52) == 1
+    assert "roots" not in in_bands(both, "<=", 1.0, 1.0 + 2 ** -52)  # true both ways
+    assert "squares" in in_bands(both, "!=", 1e-170, 0.0)  # (1e-170)^2 underflows to 0
+    assert in_bands(both, "<", -0.0, 0.0) == ("signed-zeros",)
+    assert in_bands(both, "<", 0.0, 0.0) == ()
+    assert tie_in_band([1.0, 1.0 + 2 ** -52, 4.0]) and not tie_in_band([1.0, 1.0, 4.0])
+
+
+def test_a_site_band_without_data_is_a_gap_unless_argued() -> None:
+    site = census_shadow.Site("m.f: x < 0.0", "m", "f", 1, "x < 0.0", "compare", ("tolerance",))
+    tally = census_shadow.Tally(kinds={site.id: site.bands})
+    tally.probe(site.id, "<", 1.0, 0.0)
+    row = census_bands.band_rows([site], tally)[0]
+    assert (row.vectors, row.scenes, row.status) == (0, 0, "GAP")
+    tally.probe(site.id, "<", 1e-6, 0.0)
+    assert census_bands.band_rows([site], tally)[0].status == "VECTORS ONLY"
+    tally.source = "orca/x"
+    tally.probe(site.id, "<", -1e-6, 0.0)
+    row = census_bands.band_rows([site], tally)[0]
+    assert (row.vectors, row.scenes, row.first_scene, row.status) == (1, 1, "orca/x", "COVERED")
+    scenes_only = census_bands.BandRow("s", "tolerance", 0, 0, scope="scenes", argued="x" * 50)
+    assert scenes_only.status == "GAP"  # a scenes argument holds only while the vectors reach the band
+    scenes_only.vectors = 3
+    assert scenes_only.status == "ARGUED"
+
+
+def test_band_arguments_and_proofs_name_real_site_bands() -> None:
+    assert census_bands.band_problems(census.find_sites()) == []
+    for (site, kind), entry in census_bands.proofs().items():
+        assert entry["result"] == "unsat" and entry["bound"] and entry["encoding"], (site, kind)
+
+
+def test_a_bad_proof_is_one_error_naming_the_file_and_key(monkeypatch) -> None:
+    from conformance.data import vector_bands
+    monkeypatch.setattr(vector_bands, "PROOFS", [{"site": "x", "band": "roots", "solver": "bitwuzla"}])
+    try:
+        census_bands.proofs()
+    except InputError as err:
+        assert "vector_bands.py" in str(err) and "PROOFS[0].encoding" in str(err)
+    else:
+        raise AssertionError("no InputError")
+
+
+def test_every_band_case_names_its_site_band_and_clause() -> None:
+    from conformance.contract.clauses import clause_map
+    from conformance.data import vector_bands
+    sites = {s.id: s.bands for s in census.find_sites()}
+    known = set(clause_map().clauses)
+    for case in vector_bands.CASES:
+        assert case["band"] in sites[case["site"]], case["site"]
+        assert case["clause"] in known, case["clause"]
+
+
+def test_the_vector_band_counts_of_the_committed_census_match_a_live_run() -> None:
+    committed = {s["id"]: s for s in json.loads(COMMITTED.read_text())["sites"]}
+    table = census.rows(census.find_sites(), census.run_census(VECTORS, []))
+    live = {(r.site.id, b.kind): b.vectors for r in table for b in r.bands or []}
+    stored = {(sid, kind): band["vectors"] for sid, s in committed.items() for kind, band in s.get("bands", {}).items()}
+    assert live == stored

@@ -73,6 +73,13 @@ def test_the_catalogue_holds_a_few_dozen_documented_misreadings() -> None:
     assert len({c.name for c in CONTROLS}) == len(CONTROLS)
 
 
+def test_every_entry_caught_in_a_scene_declares_the_cause_its_cell_must_name() -> None:
+    """controls calls an entry MISCAUSED when its cell's headline does not match ``cause``."""
+    for control in misreadings():
+        if not (control.equivalent or control.no_scene):
+            assert control.cause, f"{control.name}: no cause"
+
+
 def test_a_misreading_caught_only_by_vectors_is_a_gap() -> None:
     from conformance.selftest.controls import VECTORS_ONLY, Control
     from conformance.judge.matrix import Cell
@@ -117,6 +124,8 @@ def test_a_neighbor_search_misreading_is_named_in_the_cell(name) -> None:
     # a strict reach meets the boundary with both sides equal: named as the other strictness
     ("obstacle-reach-strict", "the obstacle reach without the radius", "`d2 <= reach2` read as `d2 < reach2` (the "
                                                                        "other strictness"),
+    # and the other way round: the formula slip shows on later states, where only it explains the list
+    ("reach-without-radius", "read as `d2 < reach2`", "the obstacle reach without the radius"),
 ])
 def test_a_stock_reading_that_matches_by_chance_is_not_the_cause(name, wrong, decision) -> None:
     """A boundary scene can let a stock reading reproduce the port's list by coincidence; the

@@ -31,8 +31,8 @@ SAMPLE = {
     "obstacle.c:53:comparison:ce62ce21cd": "vector:support_distance",
     "obstacle.h:85:arithmetic:827752ab03": "vector:agent_case_form",
     "simulator.c:170:comparison:0438db69cb": "vector:agent_step",
-    "simulator.c:271:delete:06d485c12a": "scenario:orca/feature-initial-velocity[per-agent]",
-    "simulator.c:560:comparison:6ba736f8c6": "scenario:orca/feature-initial-velocity",
+    "simulator.c:271:delete:06d485c12a": "scenario:orca/band-driver-squares[per-agent]",
+    "simulator.c:560:comparison:6ba736f8c6": "scenario:orca/band-driver-squares",
     "vector.h:81:operands:639423d493": "vector:segment_distance_squared",
 }
 

@@ -33,7 +33,8 @@ def _installed(name: str) -> bool:
 pytestmark = pytest.mark.skipif(not _installed("build"),
                                 reason="PyPI's build is not installed (pip install -e '.[test]' installs it)")
 
-SHIPPED = ("scenarios/", "goldens/", "runners/", "docs/census/census.json", "docs/mutation/equivalent.json")
+SHIPPED = ("scenarios/", "goldens/", "runners/", "docs/census/census.json", "docs/mutation/equivalent.json",
+           "docs/operators/equivalent.json")
 """What the package reads at run time beside its Python code (setup.py copies the same)."""
 
 BUILT_OUTPUT = (".o", ".obj", ".a", ".so", ".dylib", ".dll", ".exe", ".wasm", ".pyc")

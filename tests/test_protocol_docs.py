@@ -54,8 +54,14 @@ def test_every_schema_of_the_suite_is_listed_and_every_committed_file_follows_it
         assert f"(../conformance/schemas/{name})" in text, name
     committed = {"golden": sorted((ROOT / "goldens").glob("*/*.json")),
                  "vectors": sorted((ROOT / "goldens" / "vectors").glob("*.json")),
-                 "patch": sorted((ROOT / "runners" / "c").glob("*/*.json")) + sorted((ROOT / "tests" / "c_variants").glob("*.json")),
-                 "equivalent": [ROOT / "docs" / "mutation" / "equivalent.json"]}
+                 "patch": sorted((ROOT / "runners" / "c").glob("controls/*.json"))
+                 + sorted((ROOT / "runners" / "c").glob("misreadings/*.json"))
+                 + sorted((ROOT / "tests" / "c_variants").glob("*.json")),
+                 "equivalent": [ROOT / "docs" / "mutation" / "equivalent.json"],
+                 "operator": [p for p in sorted((ROOT / "runners" / "c" / "operators").glob("*.json"))
+                              if p.name != "scopes.json"],
+                 "operator-scopes": [ROOT / "runners" / "c" / "operators" / "scopes.json"],
+                 "operator-equivalent": [ROOT / "docs" / "operators" / "equivalent.json"]}
     committed["golden"] = [p for p in committed["golden"] if p.parent.name != "vectors"]
     for name, files in committed.items():
         assert files, name

@@ -14,6 +14,7 @@ the census run must be instrumented, or the census measures the uninstrumented r
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import math
 import operator
@@ -26,6 +27,7 @@ from typing import Callable
 
 from .. import shipped
 from ..contract.float_bits import ulp_distance
+from .band_kinds import FunctionFacts, compare_bands, in_bands, return_types, selections, tie_in_band
 
 PACKAGE_DIR = shipped.PACKAGE
 SHADOW = "orca_census_shadow"
@@ -39,7 +41,7 @@ INSTRUMENTED = ("solver.vector", "solver.halfplane", "solver.obstacle", "solver.
 SHARED = ("errors", "jsonfile", "contract.float_bits", "contract.schema_files", "contract.generators",
           "contract.strict_yaml", "contract.expectations", "contract.scenario", "contract.state_hash",
           "data.vector_edges", "data.vector_lattice", "data.vector_neighbors", "data.vector_boundaries",
-          "data.vector_random")
+          "data.vector_random", "data.vector_bands", "data.vector_operators")
 """Modules the shadow shares with the real package (no decision of the contract in them)."""
 
 
@@ -55,6 +57,8 @@ class Site:
     text: str
     kind: str
     """``compare`` (a comparison, one side of a chain) or ``ties`` (a sort or selection by key)."""
+    bands: tuple[str, ...] = ()
+    """The rounding-band kinds that apply to it (data/band_kinds.py), read from its syntax."""
 
 
 def source_path(module: str) -> Path:
@@ -72,19 +76,33 @@ class _Instrument(ast.NodeTransformer):
         self.function = "<module>"
         self.sites: list[Site] = []
         self._seen: Counter = Counter()
+        self._facts = FunctionFacts(None, {})
+        self._selects: set[int] = set()
+        """id() of the comparisons that select one of their own sides (signed-zeros applies)."""
 
-    def _site(self, node: ast.AST, text: str, kind: str) -> str:
+    def _site(self, node: ast.AST, text: str, kind: str, bands: tuple[str, ...] = ()) -> str:
         base = f"{self.module}.{self.function}: {text}"
         self._seen[base] += 1
         site_id = base if self._seen[base] == 1 else f"{base} #{self._seen[base]}"
-        self.sites.append(Site(site_id, self.module, self.function, node.lineno, text, kind))
+        self.sites.append(Site(site_id, self.module, self.function, node.lineno, text, kind, bands))
         return site_id
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
-        outer = self.function
+        outer, outer_facts = self.function, self._facts
         self.function = node.name if outer == "<module>" else f"{outer}.{node.name}"
+        self._facts = FunctionFacts(node, _returns())
         self.generic_visit(node)
-        self.function = outer
+        self.function, self._facts = outer, outer_facts
+        return node
+
+    def visit_If(self, node: ast.If) -> ast.AST:
+        self._selects.update(id(c) for c in selections(node))
+        self.generic_visit(node)
+        return node
+
+    def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
+        self._selects.update(id(c) for c in selections(node))
+        self.generic_visit(node)
         return node
 
     def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
@@ -95,14 +113,16 @@ class _Instrument(ast.NodeTransformer):
         return node
 
     def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        sides = [node.left, *node.comparators]
+        bands = [compare_bands(a, b, self._facts, id(node) in self._selects) for a, b in zip(sides, sides[1:])]
         self.generic_visit(node)
         if self.function == "<module>" or not all(type(op) in _OPS for op in node.ops):
             return node
         probes = []
         left = node.left
-        for op, right in zip(node.ops, node.comparators):
+        for op, right, kinds in zip(node.ops, node.comparators, bands):
             text = f"{ast.unparse(left)} {_OPS[type(op)][0]} {ast.unparse(right)}"
-            site_id = self._site(node, text, "compare")
+            site_id = self._site(node, text, "compare", kinds)
             probes.append(ast.Call(ast.Name("_probe", ast.Load()),
                                    [ast.Constant(site_id), ast.Constant(_OPS[type(op)][0]), left, right], []))
             left = right
@@ -113,10 +133,10 @@ class _Instrument(ast.NodeTransformer):
         self.generic_visit(node)
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr == "sort" and not node.args:
-            site_id = self._site(node, f"{ast.unparse(func.value)}.sort() ties", "ties")
+            site_id = self._site(node, f"{ast.unparse(func.value)}.sort() ties", "ties", ("ties",))
             func.value = ast.Call(ast.Name("_ties", ast.Load()), [ast.Constant(site_id), func.value], [])
         elif isinstance(func, ast.Name) and func.id == "nsmallest" and len(node.args) == 2:
-            site_id = self._site(node, f"nsmallest({ast.unparse(node.args[1])}) ties", "ties")
+            site_id = self._site(node, f"nsmallest({ast.unparse(node.args[1])}) ties", "ties", ("ties",))
             node.args[1] = ast.Call(ast.Name("_ties", ast.Load()), [ast.Constant(site_id), node.args[1]], [])
         return node
 
@@ -126,6 +146,12 @@ _OPS: dict[type, tuple[str, Callable]] = {
     ast.GtE: (">=", operator.ge), ast.Eq: ("==", operator.eq), ast.NotEq: ("!=", operator.ne),
 }
 _OP_BY_TEXT = {text: fn for text, fn in _OPS.values()}
+
+
+@functools.lru_cache(maxsize=1)
+def _returns() -> dict[str, tuple[str, ...]]:
+    """The tuple return annotations of every instrumented function (``failed`` is an int)."""
+    return return_types(ast.parse(source_path(m).read_text(encoding="utf-8")) for m in INSTRUMENTED)
 
 
 def instrumented_tree(module: str) -> tuple[ast.Module, list[Site]]:
@@ -144,18 +170,28 @@ class Tally:
 
     counts: Counter = field(default_factory=Counter)
     source: str = "vectors"
+    bands: Counter = field(default_factory=Counter)
+    """Counts of rounding-band hits: (site, source, band kind) -> n (data/band_kinds.py)."""
+    kinds: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Site id -> the band kinds that apply to it (filled by ``load_shadow``)."""
 
     def probe(self, site: str, op: str, a, b) -> bool:
         result = _OP_BY_TEXT[op](a, b)
         category = _category(a, b)
         if category is not None:
             self.counts[(site, self.source, category)] += 1
+        kinds = self.kinds.get(site)
+        if kinds:
+            for kind in in_bands(kinds, op, a, b):
+                self.bands[(site, self.source, kind)] += 1
         return result
 
     def ties(self, site: str, items):
         keys = [item[0] if isinstance(item, tuple) else item for item in items]
         if len(set(keys)) < len(keys):
             self.counts[(site, self.source, "on")] += 1
+        if tie_in_band(keys):
+            self.bands[(site, self.source, "ties")] += 1
         return items
 
 
@@ -189,7 +225,9 @@ def load_shadow(tally: "Tally | Trace") -> types.ModuleType:
     for shared in SHARED:
         sys.modules[f"{SHADOW}.{shared}"] = importlib.import_module(f"conformance.{shared}")
     for module in INSTRUMENTED:
-        tree, _ = instrumented_tree(module)
+        tree, sites = instrumented_tree(module)
+        if isinstance(tally, Tally):
+            tally.kinds.update((site.id, site.bands) for site in sites if site.bands)
         name = f"{SHADOW}.{module}"
         mod = sys.modules[name] if module == "solver" else types.ModuleType(name)
         mod.__package__ = name if module == "solver" else name.rpartition(".")[0]
@@ -259,6 +297,8 @@ class Trace:
         self.seen[site] = self.seen.get(site, 0) + 1
         if self.flip is not None and self.flip[0] == site:
             mode = self.flip[1]
+            if mode in REWRITTEN:
+                return REWRITTEN[mode](fn, a, b, result)
             near = gap is not None and (gap == 0 if integer else gap <= NEAR_BAND)
             if mode == "always" or (mode == "near" and near) or mode == self.seen[site]:
                 return not result
@@ -276,6 +316,36 @@ class Trace:
         self.closest.clear()
         self.outcome.clear()
         self.integer.clear()
+
+
+def _on_roots(fn, a, b, result: bool) -> bool:
+    try:
+        return fn(math.sqrt(a), math.sqrt(b)) if a >= 0 and b >= 0 else result
+    except (TypeError, ValueError):
+        return result
+
+
+def _on_squares(fn, a, b, result: bool) -> bool:
+    try:
+        return fn(a * a, b * b) if a >= 0 and b >= 0 else result
+    except (TypeError, OverflowError):
+        return result
+
+
+REWRITTEN: dict[str, Callable] = {"roots": _on_roots, "squares": _on_squares}
+"""Flip modes that decide a site on its sides rewritten as a port would (the rewrite operators
+roots-for-squares and squares-for-roots): the comparison of the sides' roots, or of their squares."""
+
+
+_SITE_BANDS: dict[str, tuple[str, ...]] = {}
+
+
+def site_bands(site: str) -> tuple[str, ...]:
+    """The band kinds that apply to a site of the instrumented modules (data/band_kinds.py)."""
+    if not _SITE_BANDS:
+        for module in INSTRUMENTED:
+            _SITE_BANDS.update({s.id: s.bands for s in instrumented_tree(module)[1]})
+    return _SITE_BANDS.get(site, ())
 
 
 NEAR_BAND = 8

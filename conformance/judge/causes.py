@@ -238,6 +238,8 @@ def _weigh_evidence(difference: ConstraintDifference, scene: Scene, state: State
             difference.reading = ""
     boundary = (flip_list(scene, state, difference.agent, port.lines, port.hard, primitive_right)
                 if difference.reading else None)
+    if boundary is not None and _reading_fits_others(difference.reading, scene, state, runner, difference.agent):
+        boundary = None  # the other agents tell the formula reading from the decision read otherwise
     if boundary is not None:
         difference.reading = ""
     if not difference.reading and not difference.neighbors:
@@ -245,6 +247,48 @@ def _weigh_evidence(difference: ConstraintDifference, scene: Scene, state: State
     if not difference.reading and not difference.neighbors:
         ask_primitive(difference, scene, state, runner)
     return boundary
+
+
+OTHER_AGENTS_SECONDS = 3.0
+"""How long ``_reading_fits_others`` may spend asking the port about the other agents."""
+OTHER_STATES = 6
+"""How many of the reference's states after the divergent one ``_reading_fits_others`` looks at."""
+
+
+def _reading_fits_others(reading: str, scene: Scene, state: StateDump, runner: Runner, agent: int) -> bool:
+    """Whether, where both a stock reading and a decision read otherwise at its boundary give
+    the divergent agent's list, the other agents side with the stock reading: in this state and
+    the reference's next few (OTHER_STATES), some agent's list (the port's agent_step) is
+    explained by the reading and not by any boundary flip, and none the other way round.  (A
+    reach without the radius drops every segment between the two reaches; the strict reach
+    only those exactly on it.)"""
+    from ..runners.reference import ReferenceRunner
+    started = time.perf_counter()
+    stock = flips = 0
+    for t in range(OTHER_STATES + 1):
+        try:
+            now = state if t == 0 else ReferenceRunner().dump(scene, state.step + t)
+        except (ArithmeticError, ValueError):
+            break
+        for j in range(len(scene.agents)):
+            if (t == 0 and j == agent) or time.perf_counter() - started > OTHER_AGENTS_SECONDS:
+                continue
+            args = agent_step_args(scene, now, j)
+            try:
+                port = runner_agent_step(runner, args)
+            except RunnerError:
+                return False
+            reference = step_result(vectors.FAMILY_BY_NAME["agent_step"].reference(*args))
+            found = compare_steps(scene, now, j, reference, port)
+            if found is None or found.index is None:
+                continue
+            by_reading = found.reading == reading
+            by_flip = flip_list(scene, now, j, port.lines, port.hard) is not None
+            stock += by_reading and not by_flip
+            flips += by_flip and not by_reading
+        if state.step + t >= scene.steps:
+            break
+    return stock > 0 and flips == 0
 
 
 def _composition_cause(result: Diagnosis, scene: Scene, agent: int, reference: StepResult,

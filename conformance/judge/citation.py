@@ -24,7 +24,7 @@ from typing import Callable
 
 from ..contract.clauses import Citation
 from ..contract.float_bits import bits
-from ..data.shadow import NEAR_BAND, SHADOW, TOLERANCE_NAMES, traced, traced_module
+from ..data.shadow import NEAR_BAND, REWRITTEN, SHADOW, TOLERANCE_NAMES, site_bands, traced, traced_module
 from ..data.site_clauses import SITE_CLAUSES
 from ..runners.base import Runner, StateDump
 from .step_comparison import _reach, _simulator, ask_family
@@ -100,14 +100,16 @@ def flip_reproduces(call: Callable[[], object], reproduces: Callable[[object], b
                     without: frozenset[str] = frozenset(), near_only: bool = False) -> tuple[str, str | int] | None:
     """The first decision of ``call`` (in the order it was taken) that, answered the other way,
     makes the reference's result the port's: every site's alternative reading as a candidate,
-    tried near its boundary first, then every time, then at one of its first FLIP_PASSES
+    first as a port's rewrite (mode "roots" / "squares": decided on its sides' roots or squares,
+    where a side is a square or a root), then near its boundary, then every time, then at one of its first FLIP_PASSES
     evaluations alone (a loop's pass more or less).  None when none does."""
     trace = _run(call)
     near = [site for site in _near(trace) if site not in without]
     every = [site for site in trace.outcome if site not in HARMLESS_TIES and site not in without]
     counts = dict(trace.seen)
     met = {site for site, gap in trace.closest.items() if gap == 0}  # both sides equal, or a sort's equal keys
-    candidates = [(site, "near") for site in near] + ([] if near_only else [(site, "always") for site in every] + [
+    candidates = [(site, kind) for site in near for kind in REWRITTEN if kind in site_bands(site)]
+    candidates += [(site, "near") for site in near] + ([] if near_only else [(site, "always") for site in every] + [
         (site, n) for site in every for n in range(1, min(counts[site], FLIP_PASSES) + 1) if counts[site] > 1])
     for site, mode in candidates:
         trace.reset()
@@ -143,6 +145,8 @@ def _reading(text: str, mode: str | int) -> str:
     equal, a tie broken otherwise, a rounding band, an inverted test or a pass more or less."""
     if mode == "equal" and text.endswith(" ties"):
         return f"equal keys of `{text[:-5]}` ordered the other way (a tie broken otherwise)"
+    if mode in REWRITTEN:  # "roots compared instead of squares at `d2 <= reach2`"
+        return f"{mode} compared instead of {'squares' if mode == 'roots' else 'roots'} at `{text}`"
     if mode == "equal" and any(name in text for name in TOLERANCE_NAMES):
         return f"answering `{text}` the other way where its tolerance decides it (another tolerance, or none)"
     operator = next((op for op in (" <= ", " >= ", " < ", " > ") if op in text), "")

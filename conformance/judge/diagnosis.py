@@ -43,7 +43,7 @@ from .hash_encoding import canonical_hash
 from .neighborhood import neighborhood
 from ..contract.float_bits import to_float32
 from .state_difference import (PREFERRED_FIELDS, VELOCITY_FIELDS, Difference, first_state_difference, hex_bits,
-                               precision_finding)
+                               precision_finding, rounded_to_float32)
 from .step_comparison import ConstraintDifference
 
 
@@ -205,14 +205,15 @@ are all narrow but too few to tell a format (a scene that starts exact in float3
 
 def _later_states(runner: Runner, reference: Runner, scene: Scene, step: int, got: StateDump | None,
                   expected: StateDump | None) -> tuple[list[float], list[float]]:
-    """Every value of the port's dumps and the reference's from ``step`` on: the divergent state,
-    then, while the port's values are all float32 and too few to tell a format, the next ones."""
+    """Every value of the port's dumps and the reference's from ``step`` on, agent rows flattened
+    (six values an agent): the divergent state, then, while some field of the port's values is
+    all float32 and no format is told yet, the next ones."""
     if got is None or expected is None:
         return [], []
     values = [v for row in got.agents for v in row]
     wanted = [v for row in expected.agents for v in row]
     for later in range(step + 1, min(scene.steps, step + PRECISION_STEPS) + 1):
-        if precision_finding(values, wanted) or not all(_narrow(v) for v in values):
+        if _field_precision(values, wanted)[0] or not any(all(_narrow(v) for v in values[k::6]) for k in range(0, 6, 2)):
             break
         try:
             values += [v for row in runner.dump(scene, later).agents for v in row]
@@ -220,6 +221,25 @@ def _later_states(runner: Runner, reference: Runner, scene: Scene, step: int, go
         except RunnerError:
             break
     return values, wanted
+
+
+FIELD_GROUPS = ((0, "state", "state is"), (1, "positions", "positions are"), (3, "velocities", "velocities are"),
+                (5, "preferred velocities", "preferred velocities are"))
+"""The precision finding's scopes: every value, then each field of the dumps (its first column
+in a flattened row of six)."""
+
+
+def _field_precision(values: list[float], wanted: list[float]) -> tuple[str, str]:
+    """(format, what is in it): the whole state first, then each of its fields alone (a port that
+    keeps only its positions, or only its preferred velocities, in float32)."""
+    found = precision_finding(values, wanted)
+    if found:
+        return found, "state is"
+    for column, _name, words in FIELD_GROUPS[1:]:
+        picked = [k for k in range(len(values)) if k % 6 in (column - 1, column)]
+        if rounded_to_float32([values[k] for k in picked], [wanted[k] for k in picked]):
+            return "float32", words
+    return "", ""
 
 
 def _narrow(value: float) -> bool:
@@ -231,17 +251,18 @@ def _narrow(value: float) -> bool:
 
 def _precision(result: Diagnosis, states: tuple[list[float], list[float]]) -> None:
     """Say first when the port's values are in a narrower format than binary64: every value of its
-    dumps (positions, velocities, preferred velocities) float32, or on a fixed-point grid."""
-    found = precision_finding(*states)
+    dumps (positions, velocities, preferred velocities), or every value of one of those fields,
+    float32 or on a fixed-point grid."""
+    found, what = _field_precision(*states)
     if not found:
         return
     if found == "float32":
-        finding = ("the port's state is float32: every value it reports that differs from the reference's is a "
-                   "float32 value (its low 29 mantissa bits zero)")
-        short = "the port's state is float32 (low 29 mantissa bits zero)"
+        finding = (f"the port's {what} float32 (a value rounded to float32): every value it reports that differs "
+                   "from the reference's is a float32 value (its low 29 mantissa bits zero)")
+        short = f"the port's {what} float32 (low 29 mantissa bits zero)"
     else:
-        finding = f"the port's state is on {found}: every value it reports is a whole multiple of it"
-        short = f"the port's state is on {found}"
+        finding = f"the port's {what} on {found}: every value it reports is a whole multiple of it"
+        short = f"the port's {what} on {found}"
     result.cause = f"{finding}; {result.cause}" if result.cause else finding
     result.headline = f"{short}; {result.headline}" if result.headline else short
     others = result.citation.ids if result.citation is not None else []
@@ -300,6 +321,10 @@ def _step_cause(result: Diagnosis, scene: Scene, runner: Runner, expected: State
         result.cause = (f"driver bug: the preferred velocities computed from step {k - 1} already differ "
                         f"({result.preferred.describe()})")
         result.headline = f"driver bug: agent {result.preferred.agent}'s preferred velocity from step {k - 1} differs"
+        port = [v for row in got_prev.agents for v in row[4:6]]
+        if rounded_to_float32(port, [v for row in expected_prev.agents for v in row[4:6]], minimum=2):
+            result.headline += " (a value rounded to float32: the port's preferred velocities are float32)"
+            result.cause += "; every preferred velocity of the port that differs is the reference's rounded to float32"
         agent = result.preferred.agent
         result.citation = cite_driver(scene, expected_prev, agent, k - 1, tuple(got_prev.agents[agent][4:6]),
                                       _reference_waypoint(scene, k - 1, agent))

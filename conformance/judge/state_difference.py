@@ -93,11 +93,21 @@ def precision_finding(values: list[float], reference: list[float]) -> str:
         return f"a fixed-point grid of 2^-{grid}"
     if all(narrow(v) for v in finite):
         return "float32"
+    return "float32" if rounded_to_float32(values, reference) else ""
+
+
+def rounded_to_float32(values: list[float], reference: list[float], minimum: int = 3) -> bool:
+    """Whether at least ``minimum`` of the port's values differ from the reference's and each that
+    differs is a float32 value within float32 rounding of the reference's binary64 one (the
+    reference's value rounded to float32, give or take the rounding of what fed it)."""
+    def narrow(v: float) -> bool:
+        try:
+            return to_float32(v) == v
+        except OverflowError:
+            return False
     differing = [(v, r) for v, r in zip(values, reference) if bits(v) != bits(r) and math.isfinite(v)]
-    if len(differing) >= 3 and all(narrow(v) and not narrow(r) and abs(v - r) <= abs(r) * 2.0 ** -23
-                                   for v, r in differing):
-        return "float32"
-    return ""
+    return len(differing) >= minimum and all(narrow(v) and not narrow(r) and abs(v - r) <= abs(r) * 2.0 ** -23
+                                       for v, r in differing)
 
 
 GRID_BITS = 16

@@ -11,7 +11,9 @@ data, how often the two sides of the comparison were exactly equal (``on``) or o
 the key.  This module holds the census's table, its arguments and its committed file.
 
 A site is *covered* when the vectors and the scenes both reach its boundary; otherwise it
-needs an argument in ``ARGUED`` (why no data can or need reach it).  The result is committed as
+needs an argument in ``ARGUED`` (why no data can or need reach it).  The same holds for each
+rounding band that applies to a site (census_bands.py): the vectors and the scenes put data inside
+it, or an argument (a solver's proof that it is empty, or prose) says why they need not.  The result is committed as
 ``docs/census/census.json`` with a digest of everything it was made from; the tests fail when
 that file is stale, when a site of the current sources is missing from it, or when a site is
 neither covered nor argued.  Which alternative reading of each decision the gate catches, and
@@ -28,6 +30,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from ..data.shadow import INSTRUMENTED, SHADOW, Site, Tally, instrumented_tree, load_shadow, source_path
+from .census_bands import OPEN_STATUSES, BandRow, band_problems, band_rows, committed_problems, format_bands
 
 CENSUS_FORMAT = "orca-census/1"
 CATEGORIES = ("on", "below", "above")
@@ -120,6 +123,8 @@ class CensusRow:
     scenes: dict[str, int]
     first_scene: str | None
     argued: str = ""
+    bands: list[BandRow] | None = None
+    """The site's rounding bands (census_bands.py), one row per kind that applies."""
 
     @property
     def status(self) -> str:
@@ -154,6 +159,9 @@ def run_census(vector_folder: Path, scenarios: Iterable, on_scenario: Callable[[
 def rows(sites: list[Site], tally: Tally) -> list[CensusRow]:
     """The census table: one row per site, counts summed over the scenes."""
     out = []
+    by_site: dict[str, list[BandRow]] = {}
+    for band in band_rows(sites, tally):
+        by_site.setdefault(band.site, []).append(band)
     for site in sites:
         vec = {c: tally.counts.get((site.id, "vectors", c), 0) for c in CATEGORIES}
         scenes = {c: 0 for c in CATEGORIES}
@@ -163,14 +171,15 @@ def rows(sites: list[Site], tally: Tally) -> list[CensusRow]:
                 scenes[category] += n
                 if category == "on" and first is None:
                     first = source
-        out.append(CensusRow(site, vec, scenes, first, ARGUED.get(site.id, "")))
+        out.append(CensusRow(site, vec, scenes, first, ARGUED.get(site.id, ""), by_site.get(site.id, [])))
     return out
 
 
 def digest(vector_folder: Path, scenarios: Iterable) -> str:
     """What a census depends on: the instrumented sources, the vectors and the scenes."""
     h = hashlib.sha256()
-    for module in INSTRUMENTED + ("data.vectors", "selftest.census", "data.shadow"):
+    for module in INSTRUMENTED + ("data.vectors", "selftest.census", "data.shadow", "data.band_kinds",
+                                  "data.vector_bands", "selftest.census_bands", "selftest.census_band_arguments"):
         h.update(module.encode() + source_path(module).read_bytes())
     for path in sorted(vector_folder.glob("*.json")):
         h.update(path.name.encode() + path.read_bytes())
@@ -185,7 +194,8 @@ def to_document(table: list[CensusRow], source_digest: str) -> dict:
         "format": CENSUS_FORMAT, "digest": source_digest,
         "sites": [{"id": r.site.id, "module": r.site.module, "function": r.site.function, "line": r.site.line,
                    "kind": r.site.kind, "vectors": r.vectors, "scenes": r.scenes, "first_scene": r.first_scene,
-                   "status": r.status, "argued": r.argued} for r in table],
+                   "status": r.status, "argued": r.argued,
+                   "bands": {b.kind: b.to_json() for b in r.bands or []}} for r in table],
     }
 
 
@@ -205,9 +215,19 @@ def format_table(table: list[CensusRow]) -> str:
         if r.status == "ARGUED":
             lines.append(f"{'':<{width}}  {'':>16}  {'':>16}  ({r.argued})")
     t = totals(table)
-    lines.append("")
+    lines += ["", format_bands(all_bands(table)), ""]
     lines.append(f"census: {len(table)} sites: " + ", ".join(f"{n} {k.lower()}" for k, n in sorted(t.items())))
     return "\n".join(lines)
+
+
+def all_bands(table: list[CensusRow]) -> list[BandRow]:
+    """Every site's band rows, in site order."""
+    return [band for row in table for band in row.bands or []]
+
+
+def open_bands(table: list[CensusRow]) -> list[BandRow]:
+    """Site bands without data in both the vectors and the scenes and without an argument."""
+    return [band for band in all_bands(table) if band.status in OPEN_STATUSES]
 
 
 # ----------------------------------------------------------------------------- the committed census
@@ -247,6 +267,8 @@ def check_committed(path: Path, vector_folder: Path, scenarios: list) -> list[st
     for site_id in ARGUED:
         if site_id not in current:
             problems.append(f"census.ARGUED: argument for a site that does not exist: {site_id}")
+    sites = find_sites()
+    problems += band_problems(sites) + committed_problems(listed, sites)
     for site_id, entry in listed.items():
         if entry.get("status") not in ("COVERED", "ARGUED"):
             problems.append(f"{site_id}: {entry.get('status')} (vectors on/-1/+1 "

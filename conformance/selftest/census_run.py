@@ -1,9 +1,9 @@
 """The boundary census as ``orca-conformance census`` takes or checks it.
 
 Contract: ``take_census(suite, write, say)`` runs the instrumented reference over the
-vectors and the committed non-slow scenarios (one progress bar), says the table and its
-timing, writes ``docs/census/census.json`` only when ``write``, and fails when a decision
-site is neither covered nor argued.  ``check_census(suite, say)`` runs nothing new: it says
+vectors and the committed non-slow scenarios (one progress bar), says the table (boundaries,
+then rounding bands) and its timing, writes ``docs/census/census.json`` only when ``write``,
+and fails when a decision site, or a rounding band of one, is neither covered nor argued.  ``check_census(suite, say)`` runs nothing new: it says
 each problem of the committed census (stale, incomplete, a site uncovered) and fails on any.
 """
 
@@ -49,4 +49,9 @@ def take_census(suite: Suite, write: bool, say: Callable[[str], None]) -> bool:
     gaps = census.unresolved(table)
     if gaps:
         say(f"census: {len(gaps)} sites neither covered nor argued")
-    return bool(gaps)
+    open_bands = census.open_bands(table)
+    for problem in census.band_problems(sites, census.all_bands(table)):
+        say(problem)
+    if open_bands:
+        say(f"census: {len(open_bands)} site bands neither covered nor argued")
+    return bool(gaps or open_bands or census.band_problems(sites, census.all_bands(table)))

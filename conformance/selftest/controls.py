@@ -10,6 +10,10 @@ row, then the scenarios cheapest first until one is DIVERGED, and classifies it:
   ``run`` is judged correctly;
 * VECTORS ONLY / ERROR ONLY / NOT CAUGHT: gaps of the suite (a port without the primitive API,
   or one whose crash is blamed on something else, would pass);
+* MISCAUSED: a catalogue entry caught in a scene whose red cell's headline does not match the
+  cause the entry declares (``cause``), or, for a reading of one decision (strictness, a root for
+  a square, a tie, a threshold), explains the port by a stock reading of the constraint assembly
+  (a horizon or reach formula mix-up): the cell names the wrong cause even when the clause agrees;
 * MISCITED: a catalogue entry caught in a scene whose red cell cites another clause than the
   entry's (a wrong diagnosis is a gap too: the port author would be sent to the wrong rule);
 * EQUIVALENT: the entry claims, with an argument, that the reading gives the same bits
@@ -21,6 +25,7 @@ row, then the scenarios cheapest first until one is DIVERGED, and classifies it:
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -64,6 +69,8 @@ class Control:
     """Why no simulation can reach the decision (the vectors must then catch it)."""
     clauses: tuple[str, ...] = ()
     """The clauses of the text (contract/clauses.json) whose rule it breaks: its red cell must cite one."""
+    cause: str = ""
+    """A regular expression the headline of the cell that catches it in a scene must match."""
 
 
 def _patched(*names: str):
@@ -108,8 +115,14 @@ def _misreading(path: Path) -> Control:
         tree = patched_tree((load_patch(path),))
         return CffiRunner(CVariant(f"control:{name}", system_cc(), DETERMINISM_FLAGS + ("-O2",), tree))
     clauses = clause_map().check_ids(data["clauses"], str(path), "clauses") if "clauses" in data else ()
+    cause = str(data.get("cause", ""))
+    try:
+        re.compile(cause)
+    except re.error as err:
+        raise InputError(str(path), "cause", f"not a regular expression: {err}") from None
     return Control(name, str(data.get("why", "")), make, site=str(data.get("site", "")), kind=str(data.get("kind", "")),
-                   equivalent=str(data.get("equivalent", "")), no_scene=str(data.get("scenes", "")), clauses=clauses)
+                   equivalent=str(data.get("equivalent", "")), no_scene=str(data.get("scenes", "")), clauses=clauses,
+                   cause=cause)
 
 
 def misreadings(folder: Path = MISREADINGS) -> tuple[Control, ...]:
@@ -160,6 +173,10 @@ def register_columns() -> None:
 CAUGHT, NOT_CAUGHT = "CAUGHT", "NOT CAUGHT"
 VECTORS_ONLY, ERROR_ONLY = "VECTORS ONLY", "ERROR ONLY"
 EQUIVALENT, NO_SCENE, WRONG_CLAIM, MISCITED = "EQUIVALENT", "NO SCENE", "WRONG CLAIM", "MISCITED"
+MISCAUSED = "MISCAUSED"
+DECISION_KINDS = ("strictness", "sqrt-vs-square", "tie-break", "threshold")
+"""Catalogue kinds that read one decision otherwise (the others change a formula, an order or a
+parameter, which a stock reading of the assembly may rightly name)."""
 GOOD = (CAUGHT, EQUIVALENT, NO_SCENE)
 """The verdicts that are not a gap of the suite (SKIPPED is neither)."""
 
@@ -236,6 +253,14 @@ def _judge(result: ControlResult, scenario_count: int) -> None:
             result.status = MISCITED
             result.reason = (f"caught, but the cell cites {cited.primary if cited and cited.found else 'no clause'}"
                              f", not the entry's {', '.join(control.clauses)}: {result.reason}")
+        stock = cell.diagnosis.constraint.reading if cell.diagnosis and cell.diagnosis.constraint else ""
+        headline = cell.diagnosis.headline if cell.diagnosis is not None else ""
+        if control.kind in DECISION_KINDS and stock:  # a decision's misreading explained by a formula mix-up
+            result.status = MISCAUSED
+            result.reason = f"caught, but the cell blames {stock}, not the decision {control.site}: {result.reason}"
+        elif control.cause and not re.search(control.cause, headline):
+            result.status = MISCAUSED
+            result.reason = f"caught, but the cell does not name the entry's cause /{control.cause}/: {result.reason}"
     elif control.no_scene and by_vectors:
         result.status, result.reason = NO_SCENE, control.no_scene
     elif by_error:

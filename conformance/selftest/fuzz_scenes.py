@@ -19,9 +19,10 @@ from typing import Callable
 from .. import __version__
 from ..contract.scenario import DEFAULT_PARAMS, POSITION_LIMIT, AgentSpec, Scene, Vec2
 from ..solver import AgentParams
+from .fuzz_bands import band_scene
 
 KINDS: tuple[str, ...] = ("walls", "overlap", "dense", "coarse-dt", "far", "params", "velocities",
-                          "waypoints", "grid-ties", "mixed", "contract")
+                          "waypoints", "grid-ties", "mixed", "contract", "bands")
 """Scene kinds, in the order of ``index % len(KINDS)``."""
 
 DEFAULT_AGENT = AgentParams(*(DEFAULT_PARAMS[k] for k in ("radius", "max_speed", "neighbor_distance",
@@ -73,6 +74,8 @@ class _Builder:
         self.offset: Vec2 = (0.0, 0.0)
         self.agents: list[AgentSpec] = []
         self.segments: list[tuple[float, float, float, float]] = []
+        self.exact: bool = False
+        """Hand the coordinates over as they are (no offset, no clamp): ``bands`` keeps its -0.0."""
 
     def point(self, half: float = 8.0) -> Vec2:
         return (self.rng.uniform(-half, half), self.rng.uniform(-half, half))
@@ -109,7 +112,7 @@ class _Builder:
         ox, oy = self.offset
 
         def move(p: Vec2) -> Vec2:
-            return (_inside(p[0] + ox), _inside(p[1] + oy))
+            return p if self.exact else (_inside(p[0] + ox), _inside(p[1] + oy))
         agents = tuple(AgentSpec(move(a.position), a.velocity, a.params, a.goal_radius,
                                  tuple(move(w) for w in a.waypoints)) for a in self.agents)
         segments = tuple((*move(s[:2]), *move(s[2:])) for s in self.segments)
@@ -271,9 +274,19 @@ def _contract(b: _Builder) -> None:
                 params=fast)
 
 
+def _bands(b: _Builder) -> None:
+    """Data inside the rounding bands of the decisions (fuzz_bands.py): two or three vignettes,
+    tens of steps, the coordinates exactly as computed (a -0.0 stays -0.0)."""
+    b.steps = b.rng.randint(15, 30)
+    agents, segments = band_scene(b.rng, b.dt)
+    b.agents += agents
+    b.segments += segments
+    b.exact = True
+
+
 _BUILDERS: dict[str, Callable[[_Builder], None]] = {
     "walls": _walls, "overlap": _overlap, "dense": _dense, "coarse-dt": _coarse_dt, "far": _far,
     "params": _params, "velocities": _velocities, "waypoints": _waypoints, "grid-ties": _grid_ties, "mixed": _mixed,
-    "contract": _contract,
+    "contract": _contract, "bands": _bands,
 }
 assert tuple(_BUILDERS) == KINDS

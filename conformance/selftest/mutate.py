@@ -6,8 +6,12 @@ of - and /, deleted statements, loop-bound shifts), each with a stable id.  ``ru
 builds each through the build layer in its own process (in parallel, cached by the mutant's
 source), runs the primitive vectors and then the scenarios cheapest first against the goldens,
 stops at the first divergence, and classifies it: killed (by which vector family or scenario,
-at which step), survived, build failure, or timeout/crash.  The reviewed equivalents live in
-``equivalents``, the score and report in ``mutation_report``.
+at which step), survived, build failure, or timeout/crash.  With ``sanitizer="address"`` or
+``"thread"`` each mutant is built with that sanitizer and its worker runs with the runtime
+preloaded (``runners.sanitizer``); a report is a kill by ``sanitizer:address`` or
+``sanitizer:thread`` (its first line in the detail), a signal stays a kill by ``crash``.
+``worker_verdict`` is that subprocess pattern for any worker module.  The reviewed equivalents
+live in ``equivalents``, the score and report in ``mutation_report``.
 """
 
 from __future__ import annotations
@@ -25,8 +29,12 @@ from pathlib import Path
 
 from ..runners.build import cache_root
 from ..runners.c_sources import C_DIR, MUTATED, SOLVER
+from ..runners.sanitizer import EXIT_STATUS, environment, find_report
 
 KILLED, SURVIVED, BUILD_FAILED, TIMEOUT = "killed", "survived", "build-failed", "timeout"
+AT = "mutate-worker: at "
+"""The prefix of the line a worker writes on stderr before each vector family and scenario run
+(``mutate_worker``), so that a kill by a sanitizer or a crash can say what ran."""
 
 
 @dataclass(frozen=True)
@@ -178,53 +186,98 @@ class Outcome:
                 "seconds": round(self.seconds, 2), "detail": self.detail}
 
 
-def _verdict_path(mutant: Mutant, root: Path) -> Path:
+def _verdict_path(mutant: Mutant, root: Path, sanitizer: str | None = None) -> Path:
     from ..reports.report import goldens_digest
-    key = hashlib.sha256(f"{mutant.id}\0{sources_digest()}\0{goldens_digest(root / 'goldens')}".encode())
+    tail = f"\0{sanitizer}" if sanitizer else ""  # the plain verdicts keep their keys
+    key = hashlib.sha256(f"{mutant.id}\0{sources_digest()}\0{goldens_digest(root / 'goldens')}{tail}".encode())
     return cache_root() / "mutant-verdicts" / f"{key.hexdigest()[:24]}.json"
 
 
-def run_one(mutant: Mutant, root: Path, timeout: float) -> Outcome:
-    """Judge one mutant, from the verdict cache when the sources and goldens are unchanged."""
-    cached = _verdict_path(mutant, root)
+def run_one(mutant: Mutant, root: Path, timeout: float, *, sanitizer: str | None = None) -> Outcome:
+    """Judge one mutant, from the verdict cache when the sources and goldens are unchanged
+    (verdicts under a sanitizer are cached apart)."""
+    cached = _verdict_path(mutant, root, sanitizer)
     if cached.exists():
         data = json.loads(cached.read_text())
         return Outcome(mutant, data["status"], data["killed_by"], data["step"], data["seconds"], data["detail"])
-    outcome = _judge(mutant, root, timeout)
+    outcome = _judge(mutant, root, timeout, sanitizer=sanitizer)
     cached.parent.mkdir(parents=True, exist_ok=True)
     cached.write_text(json.dumps(outcome.to_json()))
     return outcome
 
 
-def _judge(mutant: Mutant, root: Path, timeout: float) -> Outcome:
-    """Build and judge one mutant in its own process."""
-    started = time.perf_counter()
+SANITIZER_SLOWDOWN = {None: 1.0, "address": 2.0, "thread": 6.0}
+"""About how many times longer a verdict takes under each sanitizer, rounded up (measured on the
+unmutated sources, docs/mutation/README.md: 1.4 and 5 to 7 times); the default timeout scales with it."""
+
+
+def default_timeout(sanitizer: str | None = None, plain: float = 30.0) -> float:
+    """Seconds per mutant: ``plain`` (enough for a survivor's verdict, about 5 s, two at a time
+    on two cores) times the sanitizer's slowdown."""
+    return plain * SANITIZER_SLOWDOWN[sanitizer]
+
+
+def _judge(mutant: Mutant, root: Path, timeout: float, *, sanitizer: str | None = None) -> Outcome:
+    """Build and judge one mutant in its own process (with ``sanitizer``, its build and runtime)."""
     tree = apply(mutant)
-    cmd = [sys.executable, "-m", "conformance.selftest.mutate_worker", str(tree), str(root)]
+    found = worker_verdict([str(tree), str(root)], timeout, sanitizer=sanitizer)
+    return Outcome(mutant, found["status"], found.get("killed_by", ""), found.get("step"), found["seconds"],
+                   found.get("detail", ""))
+
+
+def worker_verdict(args: list[str], timeout: float, *, sanitizer: str | None = None,
+                   module: str = "conformance.selftest.mutate_worker") -> dict:
+    """Runs ``python -m module [--sanitize NAME] ARGS`` (with the sanitizer's runtime preloaded)
+    and returns its verdict, a dict with ``status`` (killed, survived, build-failed, timeout),
+    ``killed_by``, ``step``, ``detail`` and ``seconds``: its own JSON line, else a kill by
+    ``sanitizer:NAME`` (a sanitizer's report: its first line, the first frame and what ran), a
+    kill by ``crash`` (a signal, caught by a sanitizer or not), or a timeout (no verdict in time,
+    or a worker that died without one)."""
+    started = time.perf_counter()
+    cmd = [sys.executable, "-m", module, *(["--sanitize", sanitizer] if sanitizer else []), *args]
+    env = environment(sanitizer) if sanitizer else None
     try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
-        return Outcome(mutant, TIMEOUT, detail=f"no verdict within {timeout:.0f} s", seconds=timeout)
-    seconds = time.perf_counter() - started
-    if done.returncode < 0:
-        return Outcome(mutant, KILLED, "crash", None, seconds, f"the mutant crashed (signal {-done.returncode})")
+        return {"status": TIMEOUT, "detail": f"no verdict within {timeout:.0f} s", "seconds": timeout}
+    return {**_classify(done, sanitizer), "seconds": time.perf_counter() - started}
+
+
+def _classify(done: subprocess.CompletedProcess, sanitizer: str | None) -> dict:
+    """A finished worker's verdict (``worker_verdict``), without the seconds."""
+    report = find_report(done.stderr) if sanitizer else None
+    during = _last_at(done.stderr)
+    if report is not None and not report.is_signal:
+        return {"status": KILLED, "killed_by": f"sanitizer:{report.sanitizer}",
+                "detail": report.detail + (f" during {during}" if during else "")}
+    if done.returncode < 0 or report is not None:
+        why = report.detail if report is not None else f"signal {-done.returncode}"
+        return {"status": KILLED, "killed_by": "crash", "detail": f"the mutant crashed ({why})"}
+    if sanitizer and done.returncode == EXIT_STATUS:  # a report in a form find_report does not know
+        tail = done.stderr.strip()[-300:]
+        return {"status": KILLED, "killed_by": f"sanitizer:{sanitizer}", "detail": f"exit status {EXIT_STATUS}: {tail}"}
     try:
-        verdict = json.loads(done.stdout.strip().splitlines()[-1])
+        return json.loads(done.stdout.strip().splitlines()[-1])
     except (IndexError, ValueError):
         tail = (done.stderr or done.stdout).strip()[-300:]
-        return Outcome(mutant, TIMEOUT, detail=f"worker crashed (status {done.returncode}): {tail}", seconds=seconds)
-    return Outcome(mutant, verdict["status"], verdict.get("killed_by", ""), verdict.get("step"), seconds,
-                   verdict.get("detail", ""))
+        return {"status": TIMEOUT, "detail": f"worker crashed (status {done.returncode}): {tail}"}
+
+
+def _last_at(stderr: str) -> str:
+    """What the worker said it was running last (its ``AT`` lines), or ''."""
+    marks = [line[len(AT):] for line in (stderr or "").splitlines() if line.startswith(AT)]
+    return marks[-1] if marks else ""
 
 
 def run_mutants(mutants: list[Mutant], root: Path, jobs: int | None = None, timeout: float = 30.0,
-                progress=None, cached: bool = True) -> list[Outcome]:
-    """Judge every mutant, ``jobs`` processes at a time (default: the number of cores)."""
+                progress=None, cached: bool = True, *, sanitizer: str | None = None) -> list[Outcome]:
+    """Judge every mutant, ``jobs`` processes at a time (default: the number of cores), each
+    built with ``sanitizer`` when one is named (``runners.sanitizer.SANITIZERS``)."""
     jobs = jobs or os.cpu_count() or 1
     judge = run_one if cached else _judge
     outcomes: list[Outcome] = []
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        for outcome in pool.map(lambda m: judge(m, root, timeout), mutants):
+        for outcome in pool.map(lambda m: judge(m, root, timeout, sanitizer=sanitizer), mutants):
             outcomes.append(outcome)
             if progress is not None:
                 progress(outcome)

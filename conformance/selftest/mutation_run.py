@@ -3,7 +3,7 @@
 Contract: ``select_mutants(patterns, sample, seed)`` is the mutants of the current C sources
 whose id matches any glob (all when ``patterns`` is None), then a fixed random sample of
 ``sample`` of them (the same for the same seed), in id order.  ``score_mutants`` runs them
-(one progress bar), says a GAP or UNREVIEWED line with the diff of every survivor not
+(one progress bar; built with a sanitizer when one is named, ``mutate.run_mutants``), says a GAP or UNREVIEWED line with the diff of every survivor not
 reviewed equivalent in ``docs/mutation/equivalent.json``, writes the reports when asked, says
 the score, and returns the number of survivors nobody has reviewed (the run fails on any).
 """
@@ -32,13 +32,14 @@ def select_mutants(patterns: list[str] | None, sample: int | None, seed: int) ->
 
 
 def score_mutants(mutants: list[Mutant], root: Path, jobs: int | None, timeout: float, out: Path | None,
-                  say: Callable[[str], None]) -> int:
-    """Runs the mutants against the scenarios and vectors; the number of unreviewed survivors."""
+                  say: Callable[[str], None], *, sanitizer: str | None = None) -> int:
+    """Runs the mutants against the scenarios and vectors (built with ``sanitizer`` when one is
+    named); the number of unreviewed survivors."""
     reviewed_path = root / "docs" / "mutation" / "equivalent.json"
     equivalent = load_equivalent(reviewed_path)
     started = time.perf_counter()
     with Progress(len(mutants), "mutants") as bar:
-        outcomes = run_mutants(mutants, root, jobs, timeout,
+        outcomes = run_mutants(mutants, root, jobs, timeout, sanitizer=sanitizer,
                                progress=lambda o: bar.advance(1, label=f"{o.status} {o.mutant.id}"))
     seconds = time.perf_counter() - started
     summary = score(outcomes, equivalent)
@@ -52,7 +53,9 @@ def score_mutants(mutants: list[Mutant], root: Path, jobs: int | None, timeout: 
     if out is not None:
         for path in write_report(outcomes, equivalent, out, seconds, reviewed):
             say(f"report: {path}")
-    say(f"mutate: {summary['mutants']} mutants, {summary['killed']} killed, {summary['survived']} survived "
+    by_sanitizer = sum(o.killed_by.startswith("sanitizer:") for o in outcomes)
+    under = f" under the {sanitizer} sanitizer ({by_sanitizer} of the kills by its reports)" if sanitizer else ""
+    say(f"mutate{under}: {summary['mutants']} mutants, {summary['killed']} killed, {summary['survived']} survived "
         f"({summary['equivalent']} reviewed equivalent, {summary['gaps']} gaps, {unreviewed} of them unreviewed), "
         f"{summary['build_failed']} build failures, {summary['timeout']} timeouts; score "
         f"{100 * summary['score']:.1f} %, on non-equivalent mutants {100 * summary['score_non_equivalent']:.1f} %; "

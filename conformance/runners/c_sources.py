@@ -11,6 +11,7 @@ folders of a tree laid out like ``runners/c`` (the production one or a patched c
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
 from .build import ROOT
 
@@ -35,3 +36,29 @@ def library_sources(tree: Path = C_DIR) -> tuple[Path, ...]:
 def include_dirs(tree: Path = C_DIR) -> tuple[Path, ...]:
     """The header folders of the library (``#include "simulator.h"`` finds its file in either)."""
     return (tree / SOLVER, tree / HARNESS)
+
+
+def cached_tree(folder: Path, fill: Callable[[Path], None]) -> Path:
+    """``folder``, made once by ``fill`` (which writes a copy of a source tree into the folder it
+    is given): built under a temporary name and renamed into place, so that two processes or
+    threads asking for the same tree at once both get a whole one (the loser's copy is dropped)."""
+    import os
+    import shutil
+    import threading
+    if (folder / ".complete").exists():
+        return folder
+    temporary = folder.with_name(f"{folder.name}.tmp-{os.getpid()}-{threading.get_ident()}")
+    shutil.rmtree(temporary, ignore_errors=True)
+    try:
+        fill(temporary)
+    except BaseException:
+        shutil.rmtree(temporary, ignore_errors=True)
+        raise
+    (temporary / ".complete").write_text("ok\n")
+    if folder.exists() and not (folder / ".complete").exists():
+        shutil.rmtree(folder, ignore_errors=True)  # a partial copy left by an interrupted run
+    try:
+        os.rename(temporary, folder)
+    except OSError:  # another one got there first
+        shutil.rmtree(temporary, ignore_errors=True)
+    return folder

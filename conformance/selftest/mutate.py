@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ..runners.build import cache_root
-from ..runners.c_sources import C_DIR, MUTATED, SOLVER
+from ..runners.c_sources import C_DIR, MUTATED, SOLVER, cached_tree
 from ..runners.sanitizer import EXIT_STATUS, environment, find_report
 
 KILLED, SURVIVED, BUILD_FAILED, TIMEOUT = "killed", "survived", "build-failed", "timeout"
@@ -157,19 +157,15 @@ def apply(mutant: Mutant, source_dir: Path = C_DIR) -> Path:
     """A copy of runners/c with the mutant applied (cached by the mutant and the sources)."""
     import shutil
     key = hashlib.sha256((mutant.id + sources_digest(source_dir)).encode()).hexdigest()[:20]
-    folder = cache_root() / "mutants" / key
-    if (folder / ".complete").exists():
-        return folder
-    if folder.exists():
-        shutil.rmtree(folder)
-    shutil.copytree(source_dir, folder, ignore=shutil.ignore_patterns("*.md", "controls", "variants", "cli"))
-    target = folder / SOLVER / mutant.file
-    lines = target.read_text().splitlines(keepends=True)
-    newline = "\n" if lines[mutant.line - 1].endswith("\n") else ""
-    lines[mutant.line - 1] = mutant.mutated + newline
-    target.write_text("".join(lines))
-    (folder / ".complete").write_text("ok\n")
-    return folder
+
+    def fill(folder: Path) -> None:
+        shutil.copytree(source_dir, folder, ignore=shutil.ignore_patterns("*.md", "controls", "variants", "cli"))
+        target = folder / SOLVER / mutant.file
+        lines = target.read_text().splitlines(keepends=True)
+        newline = "\n" if lines[mutant.line - 1].endswith("\n") else ""
+        lines[mutant.line - 1] = mutant.mutated + newline
+        target.write_text("".join(lines))
+    return cached_tree(cache_root() / "mutants" / key, fill)
 
 
 @dataclass

@@ -26,7 +26,7 @@ from pathlib import Path
 from ..contract import schema_files
 from ..errors import InputError, did_you_mean
 from ..runners.build import cache_root
-from ..runners.c_sources import C_DIR
+from ..runners.c_sources import C_DIR, cached_tree
 
 OPERATORS_DIR = C_DIR / "operators"
 SCOPES_FILE = "scopes.json"
@@ -251,19 +251,16 @@ def variant_tree(variant: Variant, operator: Operator, source_dir: Path = C_DIR)
     digest = hashlib.sha256(f"{variant.id}\0{variant.mutated}\0{operator.prelude}".encode())
     for path in sorted(p for folder in SCANNED for p in (source_dir / folder).glob("*.[ch]")):
         digest.update(path.name.encode() + path.read_bytes())
-    folder = cache_root() / "operators" / digest.hexdigest()[:20]
-    if (folder / ".complete").exists():
-        return folder
-    if folder.exists():
-        shutil.rmtree(folder)
-    shutil.copytree(source_dir, folder, ignore=shutil.ignore_patterns(
-        "*.md", "controls", "variants", "misreadings", "operators"))
-    target = folder / variant.file
-    lines = target.read_text().splitlines(keepends=True)
-    lines[variant.line - 1] = variant.mutated + "\n"
-    if operator.prelude and any(name in variant.mutated for name in re.findall(r"\b(oc_\w+)\s*\(", operator.prelude)):
-        last = max(k for k, x in enumerate(lines) if x.startswith("#include"))
-        lines.insert(last + 1, "\n" + operator.prelude.rstrip() + "\n")
-    target.write_text("".join(lines))
-    (folder / ".complete").write_text("ok\n")
-    return folder
+
+    def fill(folder: Path) -> None:
+        shutil.copytree(source_dir, folder, ignore=shutil.ignore_patterns(
+            "*.md", "controls", "variants", "misreadings", "operators"))
+        target = folder / variant.file
+        lines = target.read_text().splitlines(keepends=True)
+        lines[variant.line - 1] = variant.mutated + "\n"
+        names = re.findall(r"\b(oc_\w+)\s*\(", operator.prelude)
+        if operator.prelude and any(name in variant.mutated for name in names):
+            last = max(k for k, x in enumerate(lines) if x.startswith("#include"))
+            lines.insert(last + 1, "\n" + operator.prelude.rstrip() + "\n")
+        target.write_text("".join(lines))
+    return cached_tree(cache_root() / "operators" / digest.hexdigest()[:20], fill)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..contract import schema_files
 from ..runners.build import cache_root
-from ..runners.c_sources import C_DIR
+from ..runners.c_sources import C_DIR, cached_tree
 from ..errors import InputError
 
 
@@ -67,20 +67,15 @@ def patched_tree(patches: tuple[SourcePatch, ...]) -> Path:
             digest.update(json.dumps([e.file, e.find, e.replace]).encode())
     for source in sorted(C_DIR.rglob("*.[ch]")):
         digest.update(str(source.relative_to(C_DIR)).encode() + source.read_bytes())
-    folder = cache_root() / "variants" / digest.hexdigest()[:20]
-    if (folder / ".complete").exists():
-        return folder
-    if folder.exists():
-        shutil.rmtree(folder)
-    shutil.copytree(C_DIR, folder, ignore=shutil.ignore_patterns("*.md", "variants", "controls", "misreadings"))
-    for p in patches:
-        for k, e in enumerate(p.edits):
-            target = folder / e.file
-            text = target.read_text()
-            if text.count(e.find) != 1:
-                shutil.rmtree(folder)
-                where = "find" if len(p.edits) == 1 else f"edits[{k}].find"
-                raise InputError(p.name, where, f"must occur exactly once in {e.file} (found {text.count(e.find)})")
-            target.write_text(text.replace(e.find, e.replace))
-    (folder / ".complete").write_text("ok\n")
-    return folder
+
+    def fill(folder: Path) -> None:
+        shutil.copytree(C_DIR, folder, ignore=shutil.ignore_patterns("*.md", "variants", "controls", "misreadings"))
+        for p in patches:
+            for k, e in enumerate(p.edits):
+                target = folder / e.file
+                text = target.read_text()
+                if text.count(e.find) != 1:
+                    where = "find" if len(p.edits) == 1 else f"edits[{k}].find"
+                    raise InputError(p.name, where, f"must occur exactly once in {e.file} (found {text.count(e.find)})")
+                target.write_text(text.replace(e.find, e.replace))
+    return cached_tree(cache_root() / "variants" / digest.hexdigest()[:20], fill)

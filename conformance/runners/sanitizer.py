@@ -12,8 +12,7 @@ that loads such a build: ``environment(name)`` is the environment of that child 
 ``LD_PRELOAD`` of the runtime the compiler names (``gcc -print-file-name=libasan.so``, resp.
 ``libtsan.so``) and the runtime's options (``_OPTIONS``).  The child drops the preload for its
 own children (``drop_preload``: a compiler run under it prints leak reports, bash segfaults
-under TSan).  ``sanitizer_flags`` and ``sanitizer_env`` are the same two under the names the
-operator self-test uses (the latter only the variables set).  ``unavailable(name)`` is None
+under TSan).  ``unavailable(name)`` is None
 when all that works on this host, else the reason (not Linux, no runtime, or a probe child
 that cannot start with it).  ``find_report(text)`` is the first sanitizer report of a child's
 stderr, with its first line and first frame.
@@ -95,19 +94,6 @@ def environment(name: str, base: dict[str, str] | None = None, toolchain: Toolch
     variable, options = _OPTIONS[name]
     env[variable] = ":".join(p for p in (options, env.get(variable, "")) if p)
     return env
-
-
-def sanitizer_flags(name: str) -> tuple[str, ...]:
-    """``compile_flags`` under the name the operator self-test uses."""
-    return compile_flags(name)
-
-
-def sanitizer_env(name: str) -> dict[str, str]:
-    """Only the variables ``environment(name)`` sets (``LD_PRELOAD`` and the runtime's options,
-    each already joined with this process's value): ``{**os.environ, **sanitizer_env(name)}`` is
-    ``environment(name)``."""
-    env = environment(name)
-    return {key: env[key] for key in ("LD_PRELOAD", _OPTIONS[name][0])}
 
 
 def drop_preload() -> None:

@@ -15,7 +15,7 @@ parallel, verdicts cached by the variant, the sources and the goldens) and class
 * ``gap``: it survived with neither; ``build-failed`` / ``timeout``: the operator or the
   engine is wrong; ``no-verdict``: a scenario has no usable golden (the suite is incomplete).
 
-The run fails on any ``gap``, ``miscaused``, ``build-failed`` or ``timeout``.
+The run fails on any ``gap``, ``miscaused``, ``build-failed``, ``timeout`` or ``no-verdict``.
 """
 
 from __future__ import annotations
@@ -24,9 +24,6 @@ import hashlib
 import json
 import os
 import random
-import subprocess
-import sys
-import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from fnmatch import fnmatchcase
@@ -34,7 +31,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..runners.build import cache_root
-from .mutate import sources_digest
+from .mutate import KILLED, sources_digest, worker_verdict
 from .operators import Operator, Variant, find_variants, load_operators, operators_digest, variant_tree
 
 SCENE, MISCAUSED, VECTORS, EQUIVALENT, PROVED, GAP = "scene", "miscaused", "vectors", "equivalent", "proved", "gap"
@@ -103,10 +100,10 @@ def _data_digest(root: Path, killed_by: str = "") -> str:
     return digest.hexdigest()
 
 
-def _still_valid(data: dict, root: Path) -> bool:
-    """A cached verdict holds for the current data: the same goldens, or a crash, or a scene kill
-    whose scenario and golden are unchanged."""
-    if data.get("data") == _data_digest(root):
+def _still_valid(data: dict, root: Path, goldens: str) -> bool:
+    """A cached verdict holds for the current data (``goldens``, their digest): the same goldens,
+    or a crash, or a scene kill whose scenario and golden are unchanged."""
+    if data.get("data") == goldens:
         return True
     return data["status"] == SCENE and (data.get("crash", False) or data.get("killer") == _data_digest(
         root, data.get("killed_by", "")))
@@ -119,45 +116,27 @@ def _cache_path(variant: Variant, operator: Operator, digest: str, sanitizer: st
 
 
 def _worker(variant: Variant, operator: Operator, root: Path, timeout: float, sanitizer: str | None) -> dict:
-    started = time.perf_counter()
+    """The operator worker's verdict (started as mutants are, ``mutate.worker_verdict``); a kill
+    outside its JSON line (a crash, a sanitizer's report) is a kill in a scene."""
     tree = variant_tree(variant, operator)
-    cmd = [sys.executable, "-m", "conformance.selftest.operator_worker", str(tree), str(root)]
-    env = None
-    if sanitizer:
-        from ..runners.sanitizer import sanitizer_env
-        cmd.append(sanitizer)
-        env = {**os.environ, **sanitizer_env(sanitizer)}
-    try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
-    except subprocess.TimeoutExpired:
-        return {"status": TIMEOUT, "detail": f"no verdict within {timeout:.0f} s", "seconds": timeout}
-    seconds = time.perf_counter() - started
-    try:
-        data = json.loads(done.stdout.strip().splitlines()[-1])
-    except (IndexError, ValueError):
-        tail = (done.stderr or done.stdout).strip().splitlines()
-        why, killer = (tail[-1] if tail else ""), "crash"
-        if sanitizer:
-            from ..runners.sanitizer import find_report
-            report = find_report(done.stderr)
-            if report is not None:
-                why, killer = f"{report.line} ({report.frame})", f"sanitizer:{report.sanitizer}"
-        return {"status": SCENE, "killed_by": killer, "headline": f"the variant crashed (status {done.returncode})",
-                "detail": why[-300:], "seconds": seconds, "crash": True}
-    return {**data, "seconds": seconds}
+    data = worker_verdict([str(tree), str(root)], timeout, sanitizer=sanitizer,
+                          module="conformance.selftest.operator_worker")
+    if data["status"] == KILLED:
+        return {**data, "status": SCENE, "headline": f"the variant crashed ({data['killed_by']})", "crash": True}
+    return data
 
 
-def judge_one(variant: Variant, operator: Operator, root: Path, digest: str, timeout: float,
+def judge_one(variant: Variant, operator: Operator, root: Path, digest: str, goldens: str, timeout: float,
               sanitizer: str | None = None, cached: bool = True) -> dict:
     """The worker's raw verdict for one variant, from the cache when nothing it depends on changed
     (``_still_valid``: new scenarios and vectors leave a scene kill standing)."""
     path = _cache_path(variant, operator, digest, sanitizer)
     if cached and path.exists():
         data = json.loads(path.read_text())
-        if _still_valid(data, root):
+        if _still_valid(data, root, goldens):
             return data
     data = _worker(variant, operator, root, timeout, sanitizer)
-    data["data"] = _data_digest(root)
+    data["data"] = goldens
     if data["status"] == SCENE:
         data["killer"] = _data_digest(root, data.get("killed_by", ""))
     if data["status"] not in (TIMEOUT, NO_VERDICT):
@@ -190,10 +169,10 @@ def judge_variants(variants: list[Variant], root: Path, jobs: int | None, timeou
     from .operator_review import load_reviewed
     operators = {o.name: o for o in load_operators()}
     reviewed = load_reviewed(root)
-    digest = verdict_digest(root)
+    digest, goldens = verdict_digest(root), _data_digest(root)  # once a run: hashing the goldens reads them all
 
     def one(v: Variant) -> Judged:
-        raw = judge_one(v, operators[v.operator], root, digest, timeout, sanitizer, cached)
+        raw = judge_one(v, operators[v.operator], root, digest, goldens, timeout, sanitizer, cached)
         return classify(v, operators[v.operator], raw, reviewed)
 
     out = []

@@ -1,5 +1,5 @@
 """One operator variant's verdict, in its own process:
-``python -m conformance.selftest.operator_worker TREE SUITE [SANITIZER]``.
+``python -m conformance.selftest.operator_worker [--sanitize NAME] TREE SUITE``.
 
 Contract: builds the variant's tree of runners/c through the build layer (with the sanitizer's
 flags when one is named), runs the non-slow scenarios cheapest first as the matrix judges a
@@ -26,16 +26,14 @@ from ..runners.base import RunnerError
 from ..runners.build import DETERMINISM_FLAGS, BuildFailed, system_cc
 from ..runners.cffi_runner import CffiRunner, CVariant
 from ..runners.reference import ReferenceRunner
+from ..runners.sanitizer import compile_flags, drop_preload
 from .controls import by_cost
 
 SCENE, VECTORS, SURVIVED, BUILD_FAILED, NO_VERDICT = "scene", "vectors", "survived", "build-failed", "no-verdict"
 
 
 def _runner(tree: Path, sanitizer: str | None) -> CffiRunner:
-    flags = DETERMINISM_FLAGS + ("-O2",)
-    if sanitizer:
-        from ..runners.sanitizer import sanitizer_flags
-        flags += sanitizer_flags(sanitizer)
+    flags = DETERMINISM_FLAGS + ("-O2",) + (compile_flags(sanitizer) if sanitizer else ())
     return CffiRunner(CVariant(f"operator{'-' + sanitizer if sanitizer else ''}", system_cc(), flags, tree))
 
 
@@ -67,11 +65,13 @@ def verdict(tree: Path, root: Path, sanitizer: str | None = None) -> dict:
 
 
 def main() -> int:
-    tree, root = Path(sys.argv[1]), Path(sys.argv[2])
-    sanitizer = sys.argv[3] if len(sys.argv) > 3 else None
-    if sanitizer:
-        from ..runners.sanitizer import drop_preload
+    """``[--sanitize NAME] TREE SUITE`` (as ``mutate.worker_verdict`` starts it): one JSON line."""
+    args = sys.argv[1:]
+    sanitizer = None
+    if args[0] == "--sanitize":
+        sanitizer, args = args[1], args[2:]
         drop_preload()  # the runtime stays loaded here; the compiler this process starts runs without it
+    tree, root = Path(args[0]), Path(args[1])
     print(json.dumps(verdict(tree, root, sanitizer)), flush=True)
     return 0
 

@@ -270,7 +270,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         return _exit(fuzz_controls(chosen, suite, args.seed, args.count or 30, kinds, shrink_to, _print))
     ids = chosen_runners(args.runner_ids or [])
     result = fuzz_runners(suite, ids, args.seed, args.count, seconds, kinds, args.expected, shrink_to, _print,
-                          verbose=args.verbose, protocol=args.protocol)
+                          args.jobs, verbose=args.verbose, protocol=args.protocol)
     if args.report:
         _write_reports(result.matrix(), suite, args.report)
     return _exit(fuzz_failed(result, _print))

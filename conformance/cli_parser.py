@@ -139,6 +139,9 @@ def _add_fuzz(sub) -> None:
     p.add_argument("--protocol", action="store_true",
                    help="also run the protocol row's scene checks on each scene that passes: runs of fewer "
                         "steps, dumps, two runs in one process (docs/fuzz.md)")
+    p.add_argument("--jobs", metavar="N", type=positive_int, default=os.cpu_count() or 1,
+                   help="worker processes computing the reference's hashes ahead; the run is the same as with "
+                        "--jobs 1 (default: the number of CPUs, here %(default)s)")
     p.add_argument("--controls", action="store_true",
                    help="run the negative controls and the misreading catalogue under fuzz instead")
     p.add_argument("--only", metavar="A,B", help="with --controls: only these controls (names or globs)")

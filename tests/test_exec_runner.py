@@ -18,8 +18,17 @@ LIMITS = Limits(handshake=15.0, reply=5.0, run=20.0, line_bytes=4 * 1024 * 1024)
 over 5 s once, so the handshake has 15 s (the no-hang bound below still holds)."""
 
 
+HANG_LIMITS = {
+    "hang-hello": Limits(handshake=3.0, reply=5.0, run=20.0, line_bytes=4 * 1024 * 1024),
+    "hang-run": Limits(handshake=15.0, reply=2.0, run=20.0, line_bytes=4 * 1024 * 1024),
+    "no-read": Limits(handshake=15.0, reply=2.0, run=20.0, line_bytes=4 * 1024 * 1024),
+}
+"""For the ports that stop answering: the limit they hit is waited out whole, and no answer is
+coming however loaded the host, so it is short (the other limits stay as above)."""
+
+
 def fake(mode: str) -> ExecRunner:
-    return ExecRunner(f"exec:fake-{mode}", [sys.executable, str(FAKE_PORT), mode], LIMITS)
+    return ExecRunner(f"exec:fake-{mode}", [sys.executable, str(FAKE_PORT), mode], HANG_LIMITS.get(mode, LIMITS))
 
 
 def cell(mode: str):
@@ -124,3 +133,18 @@ def test_a_port_that_provides_no_family_is_not_provided_without_noise() -> None:
         assert noise not in said, (noise, said)
     assert d.vector_family is None and d.notes == [AGENT_STEP_NOT_PROVIDED]
     assert d.cause.startswith("solver bug: same state and preferred velocities at step")
+
+
+@pytest.mark.parametrize("reply", [
+    {"step": 0, "hash": "0" * 64}, {"step": 12, "hash": "ab" * 32},  # the plain case
+    {"step": 1.0, "hash": "0" * 64}, {"step": True, "hash": "0" * 64}, {"step": -1, "hash": "0" * 64},
+    {"step": 1, "hash": "0" * 64 + "\n"}, {"step": 1, "hash": "A" * 64}, {"step": 1, "hash": "0" * 63},
+    {"step": 1, "hash": "0" * 64, "extra": 1}, {"step": 1}, {"hash": "0" * 64}, {"step": "1", "hash": "0" * 64},
+])
+def test_the_plain_step_reply_shortcut_agrees_with_the_schema(reply: dict) -> None:
+    """The shortcut for the common run-step line accepts only what the schema accepts, and every
+    other reply is judged by the schema itself, its reason naming the field."""
+    from conformance.contract import schema_files
+    from conformance.runners.exec_runner import schema_problem
+    by_schema = schema_files.problem("protocol/run-step-reply", reply)
+    assert (schema_problem(reply, "run-step-reply") is None) == (by_schema is None), (reply, by_schema)

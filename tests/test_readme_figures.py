@@ -56,3 +56,16 @@ def test_timings_say_when_and_on_what_machine() -> None:
     job = _main_job()
     assert re.search(r"measured on \d{4}-\d{2}-\d{2}", job), "a timing without its date"
     assert re.search(r"\d+-core", job), "a timing without its machine"
+
+
+def test_ci_runs_the_readme_commands() -> None:
+    """The README opens with two commands, set up and run the main job, then the tests; CI runs
+    both (the second as written), so neither can go stale."""
+    text = README.read_text(encoding="utf-8")
+    block = text[text.index("```\n") + 4:text.index("```", text.index("```\n") + 4)]
+    commands = [line for line in block.splitlines() if line.strip()]
+    assert len(commands) == 2, commands
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert commands[1] in ci, f"{commands[1]!r} is not a line of .ci/run"
+    install, main_job = commands[0].split(" && ")
+    assert install in [line.replace(" -q", "") for line in ci] and main_job in ci, commands[0]  # CI installs quietly

@@ -73,6 +73,10 @@ def test_module_build_carries_the_determinism_flags_and_is_keyed_by_sources_and_
     for flag in DETERMINISM_FLAGS + ("-O2", "-DOC_NO_THREADS"):
         assert flag in cmd
     assert "-ffast-math" not in cmd and cmd[cmd.index("-target") + 1] == "wasm32-freestanding"
+    # plain SIMD (lane-wise IEEE, the scalar bits) and link-time optimisation, for speed; never
+    # relaxed SIMD (host-dependent results) nor contraction
+    assert "-msimd128" in cmd and "-flto" in cmd
+    assert not {"-mrelaxed-simd", "-ffp-contract=fast", "-ffp-contract=on"} & set(cmd)
     assert cmd[1:4] == ["-m", "ziglang", "cc"]
     # the cache key covers the export layer, the freestanding headers and the flags
     names = {s.name for s in spec.sources}
@@ -119,6 +123,7 @@ def test_wasmtime_report_fields() -> None:
     assert v["toolchain"].startswith("zig ") and "clang" in v["toolchain"]
     assert "cranelift_nan_canonicalization=False" in v["engine_config"]
     assert "wasm_relaxed_simd=False" in v["engine_config"] and "consume_fuel=True" in v["engine_config"]
+    assert "wasm_simd=True" in v["engine_config"]
     assert "-ffp-contract=off" in info.flags and "-fno-fast-math" in info.flags and "-O2" in info.flags
     assert "clang" in info.compiler and info.architecture == "wasm32"
     # the module describes its own build

@@ -7,13 +7,15 @@ spacing 1.5 m per agent), first 200 steps.  Timed: the module's ``orca_run_advan
 steps with no state output, the same call bench_c.py times natively (``oc_Run_Advance``), each
 run on a fresh scene, after one warm-up run; --repeat runs per variant taken round robin (so
 that a change of load on the machine hits every variant alike); the figures are the best and
-the median run.  Time is the process's CPU time (user + system), which other processes on a
-shared machine disturb less than the wall clock:
+the median run, and the share of the machine's CPU time stolen by the hypervisor (/proc/stat)
+while each variant ran.  Time is the process's CPU time (user + system), which other processes
+on a shared machine disturb less than the wall clock:
 
 - ``c``: runners/c built by the host compiler at -O2, called through cffi;
 - ``wasm``: the module under wasmtime with the suite's configuration (fuel metering on, NaN
-  canonicalisation off), then without fuel, and with NaN canonicalisation (the setting before
-  2026-12), to show what each costs;
+  canonicalisation off), then the same module without fuel (what fuel costs), the build before
+  2026-12-02 (-O2 per file: no link-time optimisation, no SIMD) with and without fuel (what
+  the build flags bring), and with NaN canonicalisation (the setting before 2026-12);
 - ``wasm-v8``: the module under Node.js, timed by the port itself (ORCA_PORT_TIMING=1 makes
   port.mjs log the CPU time of its orca_run_advance calls to stderr); the first run of the
   process is shown apart (V8 tiers the code up from Liftoff to TurboFan while it runs).
@@ -35,15 +37,20 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-from bench_c import SUITE, circle_scene
+from bench_c import SUITE, circle_scene, cpu_ticks
 from conformance.runners.base import RunnerUnavailable
 from conformance.runners.cffi_runner import CffiRunner, c_variants
-from conformance.runners.wasm_runner import WasmRunner, wasmtime_version
+from conformance.runners.wasm_runner import (WASM_FLAGS, WASM_SPEED_FLAGS, WasmRunner, wasm_spec,
+                                             wasmtime_version)
 from conformance.runners.wasm_v8 import WasmV8Runner, node_version
 from conformance.contract.scenario import Scene
 
 TIMING = re.compile(r"timing: (\d+) steps of (\d+) agents: orca_run_advance ([0-9.]+) ms \(CPU ([0-9.]+) ms\)")
 NATIVE = "c (gcc -O2, cffi)"
+WASM = "wasm (wasmtime: fuel on, the column)"
+NO_FUEL = "  the same module, fuel off"
+PREVIOUS_FLAGS = tuple(f for f in WASM_FLAGS if f not in WASM_SPEED_FLAGS + ("-msimd128",))
+"""The module's flags before 2026-12-02: -O2 file by file, no link-time optimisation, no SIMD."""
 
 
 def native_rate(runner: CffiRunner, scene: Scene, steps: int) -> float:
@@ -103,6 +110,75 @@ def node_rates(scene: Scene, runs: int) -> tuple[list[float], list[float]]:
     return advance, whole
 
 
+def wasm_variants() -> dict[str, WasmRunner]:
+    previous = wasm_spec(name="wasm-previous", flags=PREVIOUS_FLAGS)
+    return {
+        WASM: WasmRunner(),
+        NO_FUEL: WasmRunner(engine_config={"consume_fuel": False}),
+        "  previous build (no LTO, no SIMD), fuel on": WasmRunner(spec=previous),
+        "  previous build, fuel off": WasmRunner(spec=previous, engine_config={"consume_fuel": False}),
+        "  with NaN canonicalisation, fuel on": WasmRunner(engine_config={"cranelift_nan_canonicalization": True}),
+    }
+
+
+def timed_rounds(measures: dict, repeat: int) -> tuple[dict[str, list[float]], dict[str, list[int]]]:
+    """Rates of each measure, ``repeat`` rounds round robin, and the (steal, total) CPU ticks of
+    the whole machine while each ran."""
+    for measure in measures.values():
+        measure()  # warm-up
+    samples: dict[str, list[float]] = {label: [] for label in measures}
+    ticks: dict[str, list[int]] = {label: [0, 0] for label in measures}
+    for _ in range(repeat):
+        for label, measure in measures.items():
+            before = cpu_ticks()
+            samples[label].append(measure())
+            after = cpu_ticks()
+            if before is not None and after is not None:
+                ticks[label][0] += after[0] - before[0]
+                ticks[label][1] += after[1] - before[1]
+    return samples, ticks
+
+
+def print_table(title: str, samples: dict[str, list[float]], base: list[float], ticks: dict | None = None) -> None:
+    base_best, base_median = max(base), statistics.median(base)
+    print(f"{title:<48} {'agent-steps/s':>14} {'vs c':>5} {'median':>12} {'vs c':>5} {'steal':>6}")
+    for label, values in samples.items():
+        best, median = max(values), statistics.median(values)
+        steal, total = (ticks or {}).get(label, (0, 0))
+        share = f"{100 * steal / total:5.1f}%" if total else f"{'-':>6}"
+        print(f"{label:<48} {best:14,.0f} {best / base_best:5.2f} {median:12,.0f} {median / base_median:5.2f} {share}")
+
+
+def print_header(native: CffiRunner, wasm: WasmRunner, n: int, steps: int, repeat: int) -> str | None:
+    native_info, wasm_info = native.info(), wasm.info()
+    print(f"c:       {native_info.compiler}, {native_info.flags}")
+    print(f"wasm:    {wasm_info.versions['toolchain']}, {wasm_info.flags}")
+    print(f"         module {wasm_info.versions['module_size']} bytes, sha256 {wasm_info.versions['module_sha256']}")
+    print(f"         wasmtime {wasmtime_version()}: {wasm_info.versions['engine_config']}")
+    print(f"         previous build: {' '.join(PREVIOUS_FLAGS)}")
+    try:
+        node, v8 = node_version()
+        print(f"wasm-v8: Node.js {node}, V8 {v8}")
+    except RunnerUnavailable as err:
+        node = None
+        print(f"wasm-v8: skipped ({err})")
+    print(f"{os.cpu_count()} cores; circle of {n} agents, first {steps} steps; {repeat} runs per variant\n")
+    return node
+
+
+def print_summary(samples: dict[str, list[float]], ticks: dict[str, list[int]]) -> None:
+    def ratio(a: str, b: str) -> str:
+        return (f"{max(samples[a]) / max(samples[b]):.3f} (best), "
+                f"{statistics.median(samples[a]) / statistics.median(samples[b]):.3f} (median)")
+    steal = sum(t[0] for t in ticks.values())
+    total = sum(t[1] for t in ticks.values())
+    print(f"\nwasm with fuel : native c     {ratio(WASM, NATIVE)}")
+    print(f"wasm without fuel : native c  {ratio(NO_FUEL, NATIVE)}")
+    print(f"fuel on : fuel off (same)     {ratio(WASM, NO_FUEL)}")
+    print(f"steal during the timed runs   {100 * steal / total:.1f}% of the machine's CPU time" if total
+          else "steal: /proc/stat not readable")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--agents", type=int, default=1000)
@@ -114,53 +190,22 @@ def main(argv: list[str] | None = None) -> int:
     scene = Scene(long_scene.dt, steps, long_scene.seed, long_scene.magnitude, long_scene.agents, ())
 
     native = CffiRunner(c_variants()["c"])
-    native_info = native.info()
-    wasm = WasmRunner()
-    wasm_info = wasm.info()
-    print(f"c:       {native_info.compiler}, {native_info.flags}")
-    print(f"wasm:    {wasm_info.versions['toolchain']}, {wasm_info.flags}")
-    print(f"         module {wasm_info.versions['module_size']} bytes, sha256 {wasm_info.versions['module_sha256']}")
-    print(f"         wasmtime {wasmtime_version()}: {wasm_info.versions['engine_config']}")
-    try:
-        node, v8 = node_version()
-        print(f"wasm-v8: Node.js {node}, V8 {v8}")
-    except RunnerUnavailable as err:
-        node = None
-        print(f"wasm-v8: skipped ({err})")
-    print(f"{os.cpu_count()} cores; circle of {n} agents, first {steps} steps; {args.repeat} runs per variant\n")
-
-    variants = {
-        "wasm (wasmtime: fuel, no NaN canonicalisation)": wasm,
-        "  wasmtime without fuel": WasmRunner(engine_config={"consume_fuel": False}),
-        "  wasmtime with NaN canonicalisation": WasmRunner(engine_config={"cranelift_nan_canonicalization": True}),
-    }
-    native_rate(native, long_scene, steps)  # warm-up
-    for runner in variants.values():
-        wasmtime_rate(runner, scene, steps)
-    samples: dict[str, list[float]] = {NATIVE: []}
-    samples.update({label: [] for label in variants})
-    for _ in range(args.repeat):
-        samples[NATIVE].append(native_rate(native, long_scene, steps))
-        for label, runner in variants.items():
-            samples[label].append(wasmtime_rate(runner, scene, steps))
-    whole = {"wasm: hashes() (in-process, SHA-256 in Python)": [hashes_rate(wasm, scene) for _ in range(3)]}
+    variants = wasm_variants()
+    node = print_header(native, variants[WASM], n, steps, args.repeat)
+    measures = {NATIVE: lambda: native_rate(native, long_scene, steps)}
+    measures.update({label: (lambda r=runner: wasmtime_rate(r, scene, steps)) for label, runner in variants.items()})
+    samples, ticks = timed_rounds(measures, args.repeat)
+    whole = {"wasm: hashes() (in-process, SHA-256 in Python)": [hashes_rate(variants[WASM], scene) for _ in range(3)]}
     if node:
         advance, harness = node_rates(scene, args.repeat + 1)
         samples["wasm-v8 (Node.js, port-side CPU time)"] = advance[1:]
         samples["  wasm-v8 first run of the process (tier-up)"] = advance[:1]
         whole["wasm-v8: run request (harness, wall clock)"] = harness[1:]
 
-    base_best = max(samples[NATIVE])
-    base_median = statistics.median(samples[NATIVE])
-    header = f"{'agent-steps/s':>14} {'vs c':>5} {'median':>12} {'vs c':>5}"
-    print(f"{'orca_run_advance, CPU time':<48} {header}")
-    for label, values in samples.items():
-        best, median = max(values), statistics.median(values)
-        print(f"{label:<48} {best:14,.0f} {best / base_best:5.2f} {median:12,.0f} {median / base_median:5.2f}")
-    print(f"\n{'whole run request, state hashes included':<48} {header}")
-    for label, values in whole.items():
-        best, median = max(values), statistics.median(values)
-        print(f"{label:<48} {best:14,.0f} {best / base_best:5.2f} {median:12,.0f} {median / base_median:5.2f}")
+    print_table("orca_run_advance, CPU time", samples, samples[NATIVE], ticks)
+    print()
+    print_table("whole run request, state hashes included", whole, samples[NATIVE])
+    print_summary(samples, ticks)
     return 0
 
 

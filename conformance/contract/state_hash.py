@@ -46,6 +46,8 @@ def canonical_bytes(px: Sequence[float], py: Sequence[float],
 
 def check_finite(values: Sequence[float]) -> None:
     """Raise NonFiniteState for the first NaN or infinity (values interleaved per agent)."""
+    if all(map(math.isfinite, values)):  # the common case, without a Python-level loop
+        return
     for k, value in enumerate(values):
         if not math.isfinite(value):
             raise NonFiniteState(k // 4, FIELDS[k % 4], value)

@@ -293,18 +293,24 @@ def run_matrix(scenarios: list[Scenario], runners: list[str | Runner], goldens: 
 
     ``jobs`` columns run at once, each in a thread of its own: the runners spend their time in
     native code that releases the GIL (cffi, wasmtime, Unicorn) or in child processes, so two
-    columns use two cores.  A column's cells do not depend on what else runs.  The bar counts
-    each column's share exactly (``ColumnMeter``); its ETA is the ``MatrixClock``'s."""
+    columns use two cores.  With ``jobs`` > 1 the dearest columns (``Runner.cost``: the emulated
+    ones) start first, so that the cheap ones fill the other workers around them instead of one
+    emulated column running alone at the end.  A column's cells do not depend on what else runs,
+    and the result keeps the columns in the order given.  The bar counts each column's share exactly
+    (``ColumnMeter``); its ETA is the ``MatrixClock``'s."""
     started = time.perf_counter()
     lead = [VECTORS_ROW] * with_vectors + [PROTOCOL_ROW] * with_protocol
     rows = lead + [s.id for s in scenarios]
     resolved = [resolve(r) if isinstance(r, str) else r for r in runners]  # the registry, in this thread
     result = MatrixResult(rows, [given if isinstance(given, str) else given.id for given in runners])
-    clock = MatrixClock.for_matrix(result.runners, scenarios, lead, jobs)
+    order = list(range(len(resolved)))
+    if jobs > 1:
+        order.sort(key=lambda i: -getattr(resolved[i], "cost", 1.0))  # stable: equal costs keep their order
+    clock = MatrixClock.for_matrix([result.runners[i] for i in order], scenarios, lead, jobs)
     bar = Progress(clock.units * len(resolved), "matrix", unit="agent-states", eta=clock.remaining_seconds)
     with bar, announcing(bar.note):
-        work = [(runner_id, runner, scenarios, goldens, with_vectors, result, bar, clock.meter(bar, runner_id))
-                for runner_id, runner in zip(result.runners, resolved)]
+        work = [(result.runners[i], resolved[i], scenarios, goldens, with_vectors, result, bar,
+                 clock.meter(bar, result.runners[i])) for i in order]
         if clock.jobs == 1:
             for job in work:
                 _column(*job)

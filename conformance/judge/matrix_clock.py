@@ -10,7 +10,8 @@ emulated where a crowd is 25x, so it does not set the factor; nor does the proto
 
 A column without a finished scenario cell has no factor of its own: it is given the *slowest*
 factor measured so far, because a column emulated by Unicorn is 20-50 times slower than a native
-one (and comes after them in the default order), and an ETA that shrinks is more honest than one
+one (with one job it comes after them in the default order; with several the matrix starts it
+first, and the native columns finish beside it), and an ETA that shrinks is more honest than one
 that jumps up at the end.  The current cell of a running column counts too: once 5 % of its states
 are compared, its time is projected from its pace (the share of the time those states took in
 the columns that ran the row before), and a first scenario cell's projection sets its column's

@@ -77,6 +77,9 @@ class Runner(ABC):
     """One column of the matrix."""
 
     id: str
+    cost: float = 1.0
+    """The column's time as a multiple of the native build's, measured once (docs/unicorn.md): the
+    order in which the matrix starts its columns, dearest first; never part of a verdict."""
 
     @abstractmethod
     def info(self) -> RunnerInfo:

@@ -30,16 +30,18 @@ class CrossTarget:
     machines: tuple[str, ...]
     """``platform.machine()`` values on which the binary runs natively."""
     flags: tuple[str, ...] = ()
+    cost: float = 1.0
+    """The column's time under qemu-user over the native ``c`` column's (Runner.cost)."""
 
 
 TARGETS = {
-    "arm64": CrossTarget("arm64", "aarch64-linux-musl", "qemu-aarch64-static", ("aarch64", "arm64")),
-    "s390x": CrossTarget("s390x", "s390x-linux-musl", "qemu-s390x-static", ("s390x",)),
+    "arm64": CrossTarget("arm64", "aarch64-linux-musl", "qemu-aarch64-static", ("aarch64", "arm64"), cost=5.0),
+    "s390x": CrossTarget("s390x", "s390x-linux-musl", "qemu-s390x-static", ("s390x",), cost=19.0),
     "i386": CrossTarget("i386", "x86-linux-musl", "qemu-i386-static", ("i386", "i686"),
-                        ("-msse2", "-mfpmath=sse")),
-    "riscv64": CrossTarget("riscv64", "riscv64-linux-musl", "qemu-riscv64-static", ("riscv64",)),
+                        ("-msse2", "-mfpmath=sse"), 7.0),
+    "riscv64": CrossTarget("riscv64", "riscv64-linux-musl", "qemu-riscv64-static", ("riscv64",), cost=6.0),
     "ppc64le": CrossTarget("ppc64le", "powerpc64le-linux-musl", "qemu-ppc64le-static", ("ppc64le",),
-                           ("-mcpu=pwr8",)),
+                           ("-mcpu=pwr8",), 16.0),
 }
 
 EMULATED_LIMITS = Limits(handshake=60.0, reply=300.0, run=3600.0)
@@ -60,5 +62,7 @@ def cross_runner(target: CrossTarget) -> CliRunner:
     column = f"{target.column}:qemu"
     spec = cli_spec(f"cross-{target.column}-qemu", zig_cc(), DETERMINISM_FLAGS + ("-O2",) + target.flags,
                     target=target.target, static=True)
-    return CliRunner(column, spec, emulator=None if native(target) else target.emulator,
-                     missing=zig_available(), limits=EMULATED_LIMITS, architecture=target.target.split("-")[0])
+    runner = CliRunner(column, spec, emulator=None if native(target) else target.emulator,
+                       missing=zig_available(), limits=EMULATED_LIMITS, architecture=target.target.split("-")[0])
+    runner.cost = 1.0 if native(target) else target.cost
+    return runner

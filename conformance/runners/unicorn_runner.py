@@ -11,10 +11,10 @@ runners/elf.py reads them), calls the exported functions by the architecture's c
 convention (``Abi``), moves scenes, states and vector data through emulated memory in the
 target's byte order, and exposes the same hashes/dump/vectors as the ``wasm`` column (the
 vector primitives go through the same exports).  Every call has a wall-clock budget in
-proportion to its work (Unicorn's ``emu_start`` timeout: counting instructions would
-instrument every one of them); running out of it, a fault or a trap is a ``RunnerError``
-naming the function, the address, the faulting instruction's bytes and, for memory faults,
-the address accessed: the cell is ERROR and the suite goes on.  Every scene and vector family
+proportion to its work (kept by watchdog.py's sleeping thread: counting instructions would
+instrument every one of them, and Unicorn's own timeout polls the clock on a thread per
+call); running out of it, a fault or a trap is a ``RunnerError`` naming the function, the
+address, the faulting instruction's bytes and, for memory faults, the address accessed: the cell is ERROR and the suite goes on.  Every scene and vector family
 starts from the image's pristine .data/.bss, so nothing carries over.  docs/unicorn.md.
 """
 
@@ -35,6 +35,7 @@ from .base import RunnerError, RunnerInfo, RunnerUnavailable
 from .calling_conventions import ABIS, STACK_BYTES, STACK_TOP, STOP_ADDRESS
 from .elf import ElfError, ElfImage, read_elf
 from .guest_memory import GuestMemory
+from .watchdog import Watchdog
 from .export_layer import ABI_VERSION, FUEL_CALL, ExportLayerRunner
 from .wasm_runner import WASM_DIR, toolchain_text
 
@@ -71,16 +72,19 @@ class Arch:
     uc_arch: str
     uc_mode: tuple[str, ...]
     abi: str
+    cost: float
+    """The column's time over the native ``c`` column's (Runner.cost)."""
 
 
 ARCHES: dict[str, Arch] = {
     "arm64": Arch("arm64", "aarch64-freestanding", ("-mcpu=generic",), "UC_ARCH_ARM64", ("UC_MODE_ARM",),
-                  "aapcs64"),
-    "s390x": Arch("s390x", "s390x-freestanding", ("-mcpu=z10",), "UC_ARCH_S390X", ("UC_MODE_BIG_ENDIAN",), "s390x"),
+                  "aapcs64", 26.0),
+    "s390x": Arch("s390x", "s390x-freestanding", ("-mcpu=z10",), "UC_ARCH_S390X", ("UC_MODE_BIG_ENDIAN",),
+                  "s390x", 40.0),
     "riscv64": Arch("riscv64", "riscv64-freestanding", ("-mcpu=baseline_rv64",), "UC_ARCH_RISCV", ("UC_MODE_RISCV64",),
-                    "lp64d"),
+                    "lp64d", 29.0),
     "i386": Arch("i386", "x86-freestanding", ("-mcpu=pentium4", "-msse2", "-mfpmath=sse"), "UC_ARCH_X86",
-                 ("UC_MODE_32",), "cdecl32"),
+                 ("UC_MODE_32",), "cdecl32", 47.0),
 }
 """The columns, by id.  ppc64le is missing: Unicorn 2.1's PPC64 is unfinished (its PPC64 mode is
 documented as unsupported; the POWER7-10 models either keep MSR.LE or MSR.FP but not both, so
@@ -157,6 +161,7 @@ class _Machine(GuestMemory):
         self.uc.mem_map(HEAP_BASE, HEAP_END - HEAP_BASE, unicorn.UC_PROT_READ | unicorn.UC_PROT_WRITE)
         self._fault: tuple[str, int] | None = None
         self.uc.hook_add(unicorn.UC_HOOK_MEM_INVALID, self._on_invalid)
+        self.watchdog = Watchdog(self.uc.emu_stop)
         self._addresses = {name: image.symbol(name) for name in SIGNATURES}
         self.reset()
 
@@ -188,12 +193,15 @@ class _Machine(GuestMemory):
         where = f"{name}{f' ({what})' if what else ''}"
         self._fault = None
         started = time.monotonic()
+        self.watchdog.arm(seconds)
         try:
-            self.uc.emu_start(address, STOP_ADDRESS, timeout=max(1, int(seconds * 1_000_000)))  # 0 = unbounded
+            self.uc.emu_start(address, STOP_ADDRESS)
         except self._unicorn.UcError as err:
             # Unicorn's s390x does not stop at `until`: it faults on the stop page's zero bytes
             if self.abi.pc() != STOP_ADDRESS:
                 raise RunnerError(self._describe_fault(where, err)) from None
+        finally:
+            self.watchdog.disarm()
         pc = self.abi.pc()
         if pc != STOP_ADDRESS:
             raise RunnerError(f"time budget exhausted: {where} ran {time.monotonic() - started:.1f} s, its budget is "
@@ -256,6 +264,7 @@ class UnicornRunner(ExportLayerRunner):
         """``seconds_per_fuel`` sets the call budgets (tests make it tiny to prove the path)."""
         self.arch = arch
         self.id = runner_id or arch.column
+        self.cost = arch.cost
         self.spec = spec
         self.seconds_per_fuel = seconds_per_fuel
         self.artifact: Artifact | None = None
@@ -319,6 +328,8 @@ class UnicornRunner(ExportLayerRunner):
                           flags=" ".join(self.artifact.spec.flags), versions=versions)
 
     def close(self) -> None:
+        if self._machine is not None:
+            self._machine.watchdog.close()
         self._machine = None
 
 

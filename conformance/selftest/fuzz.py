@@ -14,7 +14,9 @@ reference as oracle) and written there as a scenario file with its golden.
 (``fuzz/passed``: the scenes that passed), so ``report.write_reports`` and ``merge`` take it
 unchanged.  With ``protocol``, a scene that passed also gets the protocol row's scene checks
 (``fuzz_cell.with_protocol``); a check that fails is a finding too (never shrunk: it has no
-step).  ``fuzz_controls`` runs every control under fuzz.
+step).  With ``jobs`` > 1, worker processes compute the reference's hashes ahead
+(``fuzz_expected.ReferencePool``); everything else stays here, in index order, so the run is the
+same as a serial one.  ``fuzz_controls`` runs every control under fuzz.
 """
 
 from __future__ import annotations
@@ -29,17 +31,16 @@ from .. import __version__
 from ..judge.cell_text import cell_lines
 from ..judge.diagnosis import diagnose
 from ..judge.vector_failure import VectorFailure
-from ..contract.driver import run
 from ..errors import InputError
 from .fuzz_cell import compare, protocol_between, with_protocol
-from .fuzz_scenes import KINDS, FuzzScene, kind_of, make_scene
+from .fuzz_expected import Expected, column_expected, expected_source, reference_hashes, scene_indices
+from .fuzz_scenes import KINDS, FuzzScene, make_scene
 from ..judge.matrix import DIVERGED, ERROR, PASS, SKIPPED, Cell, MatrixResult, vector_cell
 from ..runners import resolve
 from ..runners.base import Runner, RunnerError, RunnerInfo, RunnerUnavailable
 from ..runners.reference import ReferenceRunner
 from ..contract.scenario import Scene
 from .shrink import Shrunk, shrink, write_scenario
-from ..contract.state_hash import NonFiniteState, state_hash
 
 SUMMARY_ROW = "fuzz/passed"
 DEFAULT_COUNT = 100
@@ -62,52 +63,6 @@ def parse_kinds(values: list[str] | None) -> tuple[str, ...]:
     if unknown:
         raise InputError("command line", "--kinds", f"unknown kind {unknown[0]!r}; known: {', '.join(KINDS)}")
     return tuple(k for k in KINDS if k in chosen) if chosen else KINDS
-
-
-def reference_hashes(scene: Scene) -> list[str] | None:
-    """The reference's hashes, or None when it reaches a non-finite state (the scene is rejected)."""
-    try:
-        return [state_hash(data) for data in run(scene)]
-    except NonFiniteState:
-        return None
-
-
-class Expected:
-    """Where expected hashes come from: the reference, or a column shown identical to it."""
-
-    def __init__(self, column: Runner | None = None, memo: bool = False):
-        self.column = column
-        self.name = "the reference" if column is None else f"{column.id} (identical to the reference on the suite)"
-        self.memo: dict[str, list[str] | None] | None = {} if memo else None
-
-    def hashes(self, scene: Scene) -> list[str] | None:
-        """The expected hashes (memoized by fingerprint when asked: the controls reuse scenes)."""
-        if self.memo is None:
-            return self._hashes(scene)
-        key = scene.fingerprint()
-        if key not in self.memo:
-            self.memo[key] = self._hashes(scene)
-        return self.memo[key]
-
-    def _hashes(self, scene: Scene) -> list[str] | None:
-        if self.column is not None:
-            try:
-                return list(self.column.hashes(scene))
-            except RunnerError:
-                pass  # a scene the column cannot run: the reference decides
-        return reference_hashes(scene)
-
-
-def column_expected(column_id: str, suite_scenarios, goldens: Path) -> Expected:
-    """The column as the source of expected hashes, after the whole committed suite PASSed on it
-    in this run; InputError when it did not (the column cannot stand in for the reference)."""
-    from ..judge.matrix import run_matrix
-    result = run_matrix(suite_scenarios, [column_id], goldens, with_protocol=False)  # only its hashes stand in
-    bad = [c for c in result.cells.values() if c.status != PASS]
-    if bad:
-        raise InputError("command line", "--expected", f"{column_id} is not identical to the reference on the "
-                         f"suite ({bad[0].row}: {bad[0].status} {bad[0].reason[:200]}); use the reference")
-    return Expected(resolve(column_id))
 
 
 def divergence_oracle(runner: Runner) -> Callable[[Scene], int | None]:
@@ -153,6 +108,8 @@ class FuzzResult:
     broken: dict[str, str] = field(default_factory=dict)
     """Runners that failed to start, or were dropped after ``MAX_ERRORS_IN_A_ROW`` ERROR cells."""
     seconds: float = 0.0
+    workers: int = 0
+    """Worker processes that computed the reference's hashes ahead (0: in this process)."""
 
     def matrix(self) -> MatrixResult:
         """Rows: every failing scene, then ``fuzz/passed`` (one PASS cell per runner holding the
@@ -176,67 +133,84 @@ class FuzzResult:
         return result
 
 
-def scene_indices(kinds: tuple[str, ...]):
-    index = 0
-    while True:
-        if kind_of(index) in kinds:
-            yield index
-        index += 1
-
-
 def run_fuzz(runners: list[str | Runner], seed: int, count: int | None, seconds: float | None,
              kinds: tuple[str, ...], expected: Expected, vector_folder: Path, shrink_to: Path | None = None,
              on_cell: Callable[[Finding], None] | None = None, on_scene: Callable[[FuzzScene], None] | None = None,
              shrink_seconds: float = 60.0, id_suffix: str = "", stop_at_divergence: bool = False,
-             with_vectors: bool = True, protocol: bool = False) -> FuzzResult:
+             with_vectors: bool = True, protocol: bool = False, jobs: int = 1) -> FuzzResult:
     """The fuzz loop of the module doc; never raises for a misbehaving runner.  With
     ``stop_at_divergence`` it ends at the first DIVERGED cell (the controls: caught or not);
     ``with_vectors`` False leaves the first failing primitive out (a port without vectors);
-    ``protocol`` adds the protocol row's scene checks to every scene that passes (``with_protocol``)."""
+    ``protocol`` adds the protocol row's scene checks to every scene that passes (``with_protocol``);
+    ``jobs`` > 1 computes the reference's hashes ahead in that many worker processes
+    (``fuzz_expected.ReferencePool``: the same run, faster)."""
     started = time.perf_counter()
     if count is None and seconds is None:
         count = DEFAULT_COUNT
     ids = [r if isinstance(r, str) else r.id for r in runners]
     result = FuzzResult(ids, expected.name, kinds, seed)
-    live = _start_runners(ids, runners, result)
-    errors_in_a_row: dict[str, int] = {}
-    vector_failure = _vector_failures(vector_folder, with_vectors)
-    reference = ReferenceRunner()
-    between = protocol_between(vector_folder.parent) if protocol else None
+    source = expected_source(expected, seed, kinds, jobs, count)  # before the runners: no pipe is forked
+    result.workers = getattr(source, "jobs", 0)
+    live: list[Runner] = []
     try:
+        live = _start_runners(ids, runners, result)
+        judge = _SceneJudge(result, live, _vector_failures(vector_folder, with_vectors), on_cell,
+                            protocol_between(vector_folder.parent) if protocol else None,
+                            shrink_to, shrink_seconds, id_suffix)
         for index in scene_indices(kinds):
             if _done(result, live, count, seconds, started, stop_at_divergence):
                 break
             fs = make_scene(seed, index)
             if on_scene is not None:
                 on_scene(fs)
-            hashes = expected.hashes(fs.scene)
+            hashes = source.hashes(fs)
             if hashes is None:
                 result.rejected += 1
                 continue
             result.scenes += 1
-            shrunk_once = False
-            for runner in list(live):
-                cell = compare(fs, runner, hashes, reference, vector_failure(runner))
-                if between is not None:
-                    cell = with_protocol(cell, fs, runner, hashes, between)
-                _count_errors(runner, cell, errors_in_a_row, live, result)
-                if cell.status == PASS:
-                    result.passed[runner.id] = result.passed.get(runner.id, 0) + 1
-                    result.compared[runner.id] = result.compared.get(runner.id, 0) + cell.compared
-                    continue
-                finding = Finding(fs, cell)
-                if shrink_to is not None and cell.status == DIVERGED and cell.step is not None and not shrunk_once:
-                    shrunk_once = True
-                    _shrink_finding(finding, runner, shrink_to, shrink_seconds, id_suffix)
-                result.findings.append(finding)
-                if on_cell is not None:
-                    on_cell(finding)
+            judge.scene(fs, hashes)
     finally:
+        source.close()
         for runner in live:
             runner.close()
     result.seconds = time.perf_counter() - started
     return result
+
+
+@dataclass
+class _SceneJudge:
+    """Every live runner on one scene: cells counted, findings kept (and shrunk) in runner order."""
+
+    result: FuzzResult
+    live: list[Runner]
+    vector_failure: Callable[[Runner], Callable[[], VectorFailure | None]]
+    on_cell: Callable[[Finding], None] | None
+    between: object
+    shrink_to: Path | None
+    shrink_seconds: float
+    id_suffix: str
+    reference: Runner = field(default_factory=ReferenceRunner)
+    errors_in_a_row: dict[str, int] = field(default_factory=dict)
+
+    def scene(self, fs: FuzzScene, hashes: list[str]) -> None:
+        result = self.result
+        shrunk_once = False
+        for runner in list(self.live):
+            cell = compare(fs, runner, hashes, self.reference, self.vector_failure(runner))
+            if self.between is not None:
+                cell = with_protocol(cell, fs, runner, hashes, self.between)
+            _count_errors(runner, cell, self.errors_in_a_row, self.live, result)
+            if cell.status == PASS:
+                result.passed[runner.id] = result.passed.get(runner.id, 0) + 1
+                result.compared[runner.id] = result.compared.get(runner.id, 0) + cell.compared
+                continue
+            finding = Finding(fs, cell)
+            if self.shrink_to is not None and cell.status == DIVERGED and cell.step is not None and not shrunk_once:
+                shrunk_once = True
+                _shrink_finding(finding, runner, self.shrink_to, self.shrink_seconds, self.id_suffix)
+            result.findings.append(finding)
+            if self.on_cell is not None:
+                self.on_cell(finding)
 
 
 def _start_runners(ids: list[str], runners: list[str | Runner], result: FuzzResult) -> list[Runner]:
@@ -331,12 +305,13 @@ def summary_line(result: FuzzResult) -> str:
     errors = sum(f.cell.status == ERROR for f in result.findings)
     per_minute = 60.0 * result.scenes / result.seconds if result.seconds else 0.0
     live = [r for r in result.runners if r not in result.skipped and r not in result.broken]
+    workers = f", the reference in {result.workers} processes" if result.workers else ""
     return (f"fuzz: {result.scenes} scenes (seed {result.seed}, kinds {','.join(result.kinds)}) x {len(live)} runners, "
             f"expected hashes from {result.expected}: {sum(result.passed.values())} passed, {diverged} diverged, "
             f"{errors} errors, {len(result.skipped)} runners skipped, {len(result.broken)} broken, "
             f"{result.rejected} scenes rejected by the "
             f"reference (non-finite); {sum(result.compared.values())} states compared in {result.seconds:.1f} s "
-            f"({per_minute:.0f} scenes/min)")
+            f"({per_minute:.0f} scenes/min{workers})")
 
 
 # ----------------------------------------------------------------------------- the controls under fuzz

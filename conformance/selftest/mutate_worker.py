@@ -7,8 +7,9 @@ the non-slow scenarios cheapest first (by the bulk path, then interleaved, then 
 prints one JSON line: killed (by what, at which step), survived, or build-failed.  A crash of
 the mutant kills this process, which the parent reports as a kill by crash.  With a sanitizer
 the library is built with it (``runners.sanitizer``; the parent starts this process with the
-runtime preloaded) and, under ThreadSanitizer, the scenes of several chunks then run once more
-on a real pool of two threads; a sanitizer report stops this process, and the parent
+runtime preloaded) and, under ThreadSanitizer, the scenes of several chunks also run on a real
+pool of two threads, first of all (a race shows nowhere else, and its report comes soonest);
+a sanitizer report stops this process, and the parent
 reports a kill by ``sanitizer:NAME``.  Before each vector family and each scenario run this
 process writes ``mutate-worker: at WHAT`` on stderr, so that the parent can say what ran when
 it stopped.
@@ -47,7 +48,8 @@ only scenes of more than 32 agents put a chunk on a second workspace."""
 
 
 THREADED_PATH: tuple[str, dict] = ("[threads=2]", {"threads": 2})
-"""Under ThreadSanitizer only, after the three paths: a real pool of two threads (oc_Run_SetThreads).
+"""Under ThreadSanitizer only, before the vectors and the three paths: a real pool of two threads
+(oc_Run_SetThreads).
 TSan reports a race from the order of the accesses (happens-before), not from a lucky timing:
 one step in which both threads take a chunk of the same pass is enough."""
 
@@ -71,9 +73,9 @@ def mutant_variant(tree: Path, sanitizer: str | None = None) -> CVariant:
 
 
 def run_paths(scenarios: list, sanitizer: str | None = None) -> list[tuple[str, dict, list]]:
-    """(tag, ``hashes`` options, scenarios) of each run path, in the order they run: the bulk
-    path on every scenario, the other two on the cheaper ones, and under ThreadSanitizer the
-    threaded path on the scenes of at least ``THREADED_MIN_CHUNKS`` chunks."""
+    """(tag, ``hashes`` options, scenarios) of each run path: the bulk path on every scenario, the
+    other two on the cheaper ones, and under ThreadSanitizer the threaded path on the scenes of
+    at least ``THREADED_MIN_CHUNKS`` chunks (``verdict`` runs that one first, before the vectors)."""
     cheap = [s for s in scenarios if _cost(s) <= OTHER_PATHS_BUDGET]
     paths = [(tag, options, cheap if options else scenarios) for tag, options in RUN_PATHS]
     if sanitizer == "thread":
@@ -103,6 +105,12 @@ def verdict(tree: Path, root: Path, *, sanitizer: str | None = None,
     except (RunnerError, BuildFailed) as err:
         return {"status": "build-failed", "detail": str(err)[-300:]}
     suite = Suite(root)
+    paths = run_paths(by_cost(suite.select(None, False)), sanitizer)
+    # a data race shows only in the threaded path: under TSan it runs first, its report soonest
+    first, rest = [p for p in paths if p[0] == THREADED_PATH[0]], [p for p in paths if p[0] != THREADED_PATH[0]]
+    killed = _paths_kill(runner, suite, first, say)
+    if killed is not None:
+        return killed
     for name, cases in vectors.load_all(suite.goldens_dir / "vectors").items():
         say(f"vector:{name}")
         run = next(run_families(runner, {name: cases}))
@@ -110,14 +118,19 @@ def verdict(tree: Path, root: Path, *, sanitizer: str | None = None,
             return {"status": "killed", "killed_by": f"vector:{run.name}", "detail": run.error.reason}
         if run.bad:
             return {"status": "killed", "killed_by": f"vector:{run.name}#{run.bad[0]}", "detail": f"{len(run.bad)} cases"}
-    for tag, options, scenarios in run_paths(by_cost(suite.select(None, False)), sanitizer):
+    return _paths_kill(runner, suite, rest, say) or {"status": "survived"}
+
+
+def _paths_kill(runner: CffiRunner, suite: Suite, paths: list, say: Callable[[str], None]) -> dict | None:
+    """The first kill of the scenario runs on ``paths`` (run_paths' triples), in order, or None."""
+    for tag, options, scenarios in paths:
         for scenario in scenarios:
             killer = f"scenario:{scenario.id}{tag}"
             say(killer)
             killed = _scenario_kill(runner, suite, scenario, options, killer)
             if killed is not None:
                 return killed
-    return {"status": "survived"}
+    return None
 
 
 def _scenario_kill(runner: CffiRunner, suite: Suite, scenario, options: dict, killer: str) -> dict | None:

@@ -14,8 +14,17 @@
 
 #define OC_GOLDEN_GAMMA UINT64_C(0x9E3779B97F4A7C15)
 
-// Agents per chunk of the driver's passes through the pool (preferred velocities, finite check).
+// Agents per chunk of the driver's passes through the pool (preferred velocities, finite check),
+// and of the ranges of phase 2 (oc_Simulator_StepBeside), which the finite check also gets.
 #define OC_STATE_CHUNK 256
+
+// A chunk's finite flag: its state not finite, finite, not checked yet.
+enum
+{
+	OC_NOT_FINITE = 0,
+	OC_FINITE = 1,
+	OC_UNCHECKED = 2
+};
 
 uint64_t oc_SplitMix64(uint64_t seed, uint64_t n)
 {
@@ -33,10 +42,14 @@ double oc_Uniform(uint64_t seed, uint64_t n)
 	return (double)centred * (1.0 / 4503599627370496.0);
 }
 
-ocVec2 oc_PreferredVelocity(ocVec2 position, const ocVec2* waypoints, int count, int* k,
-							double goalRadius, double maxSpeed, double dt, uint64_t seed,
-							double magnitude, int step, int agent, int agentCount)
+// Body of oc_PreferredVelocity with the position read from memory (the run's own call: an
+// ocVec2 argument arrives in two registers, which the callee may join through the stack, a
+// store-forwarding stall on every call); inline into the per-agent pass.
+static inline ocVec2 oc_PreferredVelocityAt(const ocVec2* positionAt, const ocVec2* waypoints, int count, int* k,
+											double goalRadius, double maxSpeed, double dt, uint64_t seed,
+											double magnitude, int step, int agent, int agentCount)
 {
+	ocVec2 position = *positionAt;
 	int last = count - 1;
 	double reach2 = goalRadius * goalRadius;
 	int index = *k;
@@ -70,6 +83,14 @@ ocVec2 oc_PreferredVelocity(ocVec2 position, const ocVec2* waypoints, int count,
 	return pref;
 }
 
+ocVec2 oc_PreferredVelocity(ocVec2 position, const ocVec2* waypoints, int count, int* k,
+							double goalRadius, double maxSpeed, double dt, uint64_t seed,
+							double magnitude, int step, int agent, int agentCount)
+{
+	return oc_PreferredVelocityAt(&position, waypoints, count, k, goalRadius, maxSpeed, dt, seed, magnitude, step,
+								  agent, agentCount);
+}
+
 struct ocRun
 {
 	const ocScene* scene;
@@ -83,8 +104,12 @@ struct ocRun
 	// per-agent path only: one agent's constraints and the programs' scratch
 	ocHalfPlane* planes;
 	ocHalfPlane* scratch;
-	// per chunk of OC_STATE_CHUNK agents: 0 when a coordinate of its state is not finite
+	// per chunk of OC_STATE_CHUNK agents: OC_NOT_FINITE, OC_FINITE or OC_UNCHECKED
 	unsigned char* finite;
+	// where oc_Run_PreferRange writes: preferred, or the simulator's own array during a step
+	ocVec2* preferTarget;
+	// the step whose positions `positions` holds (-1: none yet)
+	int positionsStep;
 	int step;
 	int threads;
 	// the workers of a threaded run (NULL for one thread)
@@ -171,6 +196,7 @@ static bool oc_Run_Refill(ocRun* run, ocFill fill)
 	}
 	oc_Simulator_Destroy(run->sim);
 	run->sim = sim;
+	run->positionsStep = -1;
 	return oc_Run_Populate(run, fill);
 }
 
@@ -184,6 +210,7 @@ ocRun* oc_Run_Create(const ocScene* scene)
 	run->scene = scene;
 	run->view = oc_Scene_View(scene);
 	run->threads = 1;
+	run->positionsStep = -1;
 	int n = run->view.agentCount;
 	size_t slots = (size_t)(n > 0 ? n : 1);
 	run->sim = oc_Simulator_Create();
@@ -290,16 +317,29 @@ static void oc_Run_PreferRange(void* context, int worker, int first, int count)
 	for (int i = first; i < first + count; ++i)
 	{
 		const ocSceneAgent* agent = view->agents + i;
-		run->preferred[i] = oc_PreferredVelocity(
-			run->positions[i], view->waypoints + agent->firstWaypoint, agent->waypointCount, run->waypoint + i,
+		run->preferTarget[i] = oc_PreferredVelocityAt(
+			run->positions + i, view->waypoints + agent->firstWaypoint, agent->waypointCount, run->waypoint + i,
 			agent->goalRadius, agent->params.maxSpeed, view->dt, view->seed, view->magnitude, run->step, i, n);
 	}
 }
 
-// Preferred velocities of every agent from the current state.
+// run->positions from the simulator, unless they already hold this step's (read at the end
+// of the last step: nothing moves the agents between steps).
+static void oc_Run_ReadPositions(ocRun* run)
+{
+	if (run->positionsStep != run->step)
+	{
+		oc_Simulator_GetPositions(run->sim, run->positions);
+		run->positionsStep = run->step;
+	}
+}
+
+// Preferred velocities of every agent from the current state, into run->preferred and the
+// simulator.
 static void oc_Run_Prefer(ocRun* run)
 {
-	oc_Simulator_GetPositions(run->sim, run->positions);
+	oc_Run_ReadPositions(run);
+	run->preferTarget = run->preferred;
 	oc_StepPool_For(run->pool, run->view.agentCount, OC_STATE_CHUNK, oc_Run_PreferRange, run);
 	oc_Simulator_SetPreferredVelocities(run->sim, run->preferred);
 }
@@ -353,51 +393,11 @@ static void oc_Run_StepPerAgent(ocRun* run)
 	}
 }
 
-// The state into run->positions and run->velocities, by the bulk or the single-agent getters.
-static void oc_Run_ReadState(ocRun* run)
-{
-	if (run->perAgent == false)
-	{
-		oc_Simulator_GetPositions(run->sim, run->positions);
-		oc_Simulator_GetVelocities(run->sim, run->velocities);
-		return;
-	}
-	for (int i = 0; i < run->view.agentCount; ++i)
-	{
-		run->positions[i] = oc_Simulator_GetPosition(run->sim, i);
-		run->velocities[i] = oc_Simulator_GetVelocity(run->sim, i);
-	}
-}
-
-// Clears the flag of the chunk of agents [first, first + count) (or, on a call over several
-// chunks, of its first chunk) when a coordinate of their state is not finite.
-static void oc_Run_FiniteRange(void* context, int worker, int first, int count)
-{
-	ocRun* run = (ocRun*)context;
-	(void)worker;
-	if (!oc_IsFiniteState(run->positions + first, run->velocities + first, count))
-	{
-		run->finite[first / OC_STATE_CHUNK] = 0;
-	}
-}
-
-// Whether every coordinate of the state last read is finite, checked through the pool's
-// workers (each chunk writes only its own flag).
-static bool oc_Run_IsFinite(ocRun* run)
-{
-	int n = run->view.agentCount;
-	int chunks = n / OC_STATE_CHUNK + 1;
-	memset(run->finite, 1, (size_t)chunks);
-	oc_StepPool_For(run->pool, n, OC_STATE_CHUNK, oc_Run_FiniteRange, run);
-	for (int k = 0; k < chunks; ++k)
-	{
-		if (run->finite[k] == 0)
-		{
-			return false;
-		}
-	}
-	return true;
-}
+// The step and state passes of oc_Run_Advance (defined after it).
+static void oc_Run_StepBeside(ocRun* run);
+static bool oc_Run_AllChecked(const ocRun* run);
+static bool oc_Run_AllFinite(const ocRun* run);
+static bool oc_Run_ReadFinite(ocRun* run);
 
 int oc_Run_Advance(ocRun* run, int count, unsigned char* out)
 {
@@ -409,21 +409,21 @@ int oc_Run_Advance(ocRun* run, int count, unsigned char* out)
 		{
 			oc_Run_StepPerAgent(run);
 		}
-		else if (n > 0)
+		else if (n > 0 && run->interleaved > 0)
 		{
 			oc_Run_Prefer(run);
-			if (run->interleaved > 0)
-			{
-				oc_Run_StepInterleaved(run->sim, run->view.dt, run->interleaved);
-			}
-			else
-			{
-				oc_Run_StepThreaded(run->sim, run->view.dt, run->pool);
-			}
+			oc_Run_StepInterleaved(run->sim, run->view.dt, run->interleaved);
 		}
+		else if (n > 0)
+		{
+			oc_Run_StepBeside(run);
+		}
+		// the bulk step read and checked every range of phase 2 as it went (oc_Run_StepBeside),
+		// unless a range was left unchecked; every other way reads and checks now
+		bool checked = n > 0 && run->perAgent == false && run->interleaved == 0 && oc_Run_AllChecked(run);
 		run->step += 1;
-		oc_Run_ReadState(run);
-		if (!oc_Run_IsFinite(run))
+		run->positionsStep = run->step;
+		if (!(checked ? oc_Run_AllFinite(run) : oc_Run_ReadFinite(run)))
 		{
 			return s + 1;
 		}
@@ -433,6 +433,91 @@ int oc_Run_Advance(ocRun* run, int count, unsigned char* out)
 		}
 	}
 	return 0;
+}
+
+// Sets the flag of the chunk of agents [first, first + count) (on a call over several chunks,
+// of its first chunk, for all of them): OC_NOT_FINITE when a coordinate of their state is not
+// finite, else OC_FINITE. In the bulk path it first copies their state from the simulator
+// (range by range in the pool's pass, not on one thread).
+static void oc_Run_FiniteRange(void* context, int worker, int first, int count)
+{
+	ocRun* run = (ocRun*)context;
+	(void)worker;
+	if (run->perAgent == false)
+	{
+		size_t bytes = (size_t)count * sizeof(ocVec2);
+		memcpy(run->positions + first, oc_Simulator_PositionArray(run->sim) + first, bytes);
+		memcpy(run->velocities + first, oc_Simulator_VelocityArray(run->sim) + first, bytes);
+	}
+	run->finite[first / OC_STATE_CHUNK] =
+		oc_IsFiniteState(run->positions + first, run->velocities + first, count) ? OC_FINITE : OC_NOT_FINITE;
+}
+
+// One step through the run's pool: the preferred velocities computed into the simulator's own
+// array beside the grid build's serial cell insert, and each range of phase 2 read and checked
+// (oc_Run_FiniteRange) right after it (oc_Run_StepThreadedBeside); then the flags tell.
+static void oc_Run_StepBeside(ocRun* run)
+{
+	int n = run->view.agentCount;
+	oc_Run_ReadPositions(run);
+	run->preferTarget = oc_Simulator_PreferredVelocities(run->sim);
+	memset(run->finite, OC_UNCHECKED, (size_t)(n / OC_STATE_CHUNK + 1));
+	ocSideJob side = { oc_Run_PreferRange, run, n, OC_STATE_CHUNK };
+	ocSideJob after = { oc_Run_FiniteRange, run, n, OC_STATE_CHUNK };
+	oc_Run_StepThreadedBeside(run->sim, run->view.dt, run->pool, &side, &after);
+}
+
+// The state into run->positions and run->velocities by the single-agent getters (the bulk
+// path copies it range by range in oc_Run_FiniteRange).
+static void oc_Run_ReadStatePerAgent(ocRun* run)
+{
+	for (int i = 0; i < run->view.agentCount; ++i)
+	{
+		run->positions[i] = oc_Simulator_GetPosition(run->sim, i);
+		run->velocities[i] = oc_Simulator_GetVelocity(run->sim, i);
+	}
+}
+
+// Whether no chunk's flag says its state is not finite.
+static bool oc_Run_AllFinite(const ocRun* run)
+{
+	int chunks = run->view.agentCount / OC_STATE_CHUNK + 1;
+	for (int k = 0; k < chunks; ++k)
+	{
+		if (run->finite[k] == OC_NOT_FINITE)
+		{
+			return false;
+		}
+	}
+	return true;
+}
+
+// Whether every chunk of agents has been checked (a chunk k * OC_STATE_CHUNK < agentCount).
+static bool oc_Run_AllChecked(const ocRun* run)
+{
+	for (int k = 0; k * OC_STATE_CHUNK < run->view.agentCount; ++k)
+	{
+		if (run->finite[k] == OC_UNCHECKED)
+		{
+			return false;
+		}
+	}
+	return true;
+}
+
+// Reads the state into run->positions and run->velocities and tells whether every coordinate
+// of it is finite, checked through the pool's workers (each chunk writes only its own flag
+// and state range).
+static bool oc_Run_ReadFinite(ocRun* run)
+{
+	int n = run->view.agentCount;
+	if (run->perAgent)
+	{
+		oc_Run_ReadStatePerAgent(run);
+	}
+	memset(run->finite, OC_FINITE, (size_t)(n / OC_STATE_CHUNK + 1));
+	oc_StepPool_For(run->pool, n, OC_STATE_CHUNK, oc_Run_FiniteRange, run);
+	return oc_Run_AllFinite(run);
 }
 
 void oc_Run_Dump(ocRun* run, double* out)

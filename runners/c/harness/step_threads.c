@@ -272,8 +272,14 @@ static void oc_StepPool_Run(void* pool, int n, int chunk, ocRangeTask task, void
 
 void oc_Run_StepThreaded(ocSimulator* sim, double dt, ocStepPool* pool)
 {
+	oc_Run_StepThreadedBeside(sim, dt, pool, NULL, NULL);
+}
+
+void oc_Run_StepThreadedBeside(ocSimulator* sim, double dt, ocStepPool* pool, const ocSideJob* side,
+							   const ocSideJob* after)
+{
 	// One thread: the simulator's own step, every pass in order.
-	oc_Simulator_StepParallel(sim, dt, pool == NULL ? NULL : oc_StepPool_Run, pool);
+	oc_Simulator_StepBeside(sim, dt, pool == NULL ? NULL : oc_StepPool_Run, pool, side, after);
 }
 
 // An ocParallelFor on the calling thread: the chunks last first, chunk k on workspace

@@ -33,6 +33,11 @@ void oc_StepPool_For(ocStepPool* pool, int n, int chunk, ocRangeTask task, void*
 /// have at least the pool's worker count of workspaces.
 void oc_Run_StepThreaded(ocSimulator* sim, double dt, ocStepPool* pool);
 
+/// oc_Run_StepThreaded with side run beside the grid build's serial cell insert and after on
+/// each range of phase 2 (oc_Simulator_StepBeside).
+void oc_Run_StepThreadedBeside(ocSimulator* sim, double dt, ocStepPool* pool, const ocSideJob* side,
+							   const ocSideJob* after);
+
 /// One step on the calling thread with the chunks of every pass taken last first, chunk k on
 /// workspace k % workers (the simulator must have that many): what a threaded step may do,
 /// made deterministic.

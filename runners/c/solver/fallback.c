@@ -22,7 +22,7 @@ static ocVec2 oc_MaximizeSmallestDistance(const ocHalfPlane* planes, int count, 
 	// First soft plane s: maximize along N_s over the hard prefix; its velocity is taken even
 	// when that program fails.
 	const ocHalfPlane* first = planes + hardCount;
-	ocVec2 v = oc_SolveDirection(planes, hardCount, radius, first->normal).velocity;
+	ocVec2 v = oc_SolveDirectionAt(planes, hardCount, radius, &first->normal).velocity;
 	double level = oc_SignedDistance(first, v);
 
 	// Every program below starts with the hard prefix, which never changes: copy it once and
@@ -65,7 +65,7 @@ static ocVec2 oc_MaximizeSmallestDistance(const ocHalfPlane* planes, int count, 
 			programCount += 1;
 		}
 
-		ocSolveResult r = oc_SolveDirection(program, programCount, radius, nj);
+		ocSolveResult r = oc_SolveDirectionAt(program, programCount, radius, &pj->normal);
 		if (r.failed < 0)
 		{
 			v = r.velocity;

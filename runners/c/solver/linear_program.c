@@ -69,10 +69,10 @@ static bool oc_LineInterval(const ocHalfPlane* planes, int i, double radius, dou
 	return true;
 }
 
-ocSolveResult oc_SolveClosest(const ocHalfPlane* planes, int count, double radius, ocVec2 preferred)
+ocSolveResult oc_SolveClosestAt(const ocHalfPlane* planes, int count, double radius, const ocVec2* preferredAt)
 {
 	ocSolveResult result;
-	ocVec2 v;
+	ocVec2 v, preferred = *preferredAt;
 
 	double plen = oc_Length(preferred);
 	if (plen <= radius)
@@ -124,10 +124,10 @@ ocSolveResult oc_SolveClosest(const ocHalfPlane* planes, int count, double radiu
 	return result;
 }
 
-ocSolveResult oc_SolveDirection(const ocHalfPlane* planes, int count, double radius, ocVec2 direction)
+ocSolveResult oc_SolveDirectionAt(const ocHalfPlane* planes, int count, double radius, const ocVec2* directionAt)
 {
 	ocSolveResult result;
-
+	ocVec2 direction = *directionAt;
 	// (N / |N|) * R: divide each component, then scale.
 	double olen = oc_Length(direction);
 	ocVec2 v = oc_Scale(oc_Divide(direction, olen), radius);
@@ -180,4 +180,14 @@ ocSolveResult oc_SolveDirection(const ocHalfPlane* planes, int count, double rad
 	result.velocity = v;
 	result.failed = -1;
 	return result;
+}
+
+ocSolveResult oc_SolveClosest(const ocHalfPlane* planes, int count, double radius, ocVec2 preferred)
+{
+	return oc_SolveClosestAt(planes, count, radius, &preferred);
+}
+
+ocSolveResult oc_SolveDirection(const ocHalfPlane* planes, int count, double radius, ocVec2 direction)
+{
+	return oc_SolveDirectionAt(planes, count, radius, &direction);
 }

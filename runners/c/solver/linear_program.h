@@ -21,5 +21,14 @@ typedef struct ocSolveResult
 /// Velocity in the disc and every half-plane closest to the preferred velocity.
 OC_API ocSolveResult oc_SolveClosest(const ocHalfPlane* planes, int count, double radius, ocVec2 preferred);
 
+/// oc_SolveClosest with the preferred velocity read from memory: the solver's own call (an
+/// ocVec2 argument arrives in two registers, which the callee may join through the stack, a
+/// store-forwarding stall on every call). Not part of the cffi API.
+ocSolveResult oc_SolveClosestAt(const ocHalfPlane* planes, int count, double radius, const ocVec2* preferred);
+
 /// Velocity in the disc and every half-plane furthest along the objective direction.
 OC_API ocSolveResult oc_SolveDirection(const ocHalfPlane* planes, int count, double radius, ocVec2 direction);
+
+/// oc_SolveDirection with the direction read from memory: the solver's own call (see
+/// oc_SolveClosestAt). Not part of the cffi API.
+ocSolveResult oc_SolveDirectionAt(const ocHalfPlane* planes, int count, double radius, const ocVec2* direction);

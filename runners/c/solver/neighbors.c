@@ -506,13 +506,13 @@ static void oc_AgentGrid_BlocksTask(void* context, int worker, int first, int co
 	}
 }
 
-bool oc_AgentGrid_Build(ocAgentGrid* grid, const ocVec2* positions, int count, double maxNeighborDistance)
-{
-	return oc_AgentGrid_BuildParallel(grid, positions, count, maxNeighborDistance, NULL, NULL);
-}
+static bool oc_AgentGrid_IndexBeside(ocAgentGrid* grid, ocParallelFor parallelFor, void* runner, const ocSideJob* side);
+static void oc_AgentGrid_SideOnly(ocParallelFor parallelFor, void* runner, const ocSideJob* side);
 
-bool oc_AgentGrid_BuildParallel(ocAgentGrid* grid, const ocVec2* positions, int count, double maxNeighborDistance,
-								ocParallelFor parallelFor, void* runner)
+// Build and BuildParallel are this build with no side job (after it, below, with its passes).
+// False when out of memory (side then not run).
+bool oc_AgentGrid_BuildBeside(ocAgentGrid* grid, const ocVec2* positions, int count, double maxNeighborDistance,
+							  ocParallelFor parallelFor, void* runner, const ocSideJob* side)
 {
 	if (oc_AgentGrid_Reserve(grid, count) == false)
 	{
@@ -528,13 +528,14 @@ bool oc_AgentGrid_BuildParallel(ocAgentGrid* grid, const ocVec2* positions, int 
 	if (count == 0 || !(cell > 0.0))
 	{
 		grid->mode = ocGridEmpty;
+		oc_AgentGrid_SideOnly(parallelFor, runner, side);
 		return true;
 	}
 
 	grid->source = positions;
 	oc_ForRange(parallelFor, runner, count, OC_GRID_CHUNK, oc_AgentGrid_CellsTask, grid);
 
-	if (oc_AgentGrid_Index(grid) == false)
+	if (oc_AgentGrid_IndexBeside(grid, parallelFor, runner, side) == false)
 	{
 		grid->mode = ocGridScanAll;
 		for (int k = 0; k < count; ++k)
@@ -549,6 +550,67 @@ bool oc_AgentGrid_BuildParallel(ocAgentGrid* grid, const ocVec2* positions, int 
 	grid->mode = ocGridCells;
 	oc_ForRange(parallelFor, runner, grid->cellCount, 128, oc_AgentGrid_BlocksTask, grid);
 	return true;
+}
+
+bool oc_AgentGrid_Build(ocAgentGrid* grid, const ocVec2* positions, int count, double maxNeighborDistance)
+{
+	return oc_AgentGrid_BuildBeside(grid, positions, count, maxNeighborDistance, NULL, NULL, NULL);
+}
+
+bool oc_AgentGrid_BuildParallel(ocAgentGrid* grid, const ocVec2* positions, int count, double maxNeighborDistance,
+								ocParallelFor parallelFor, void* runner)
+{
+	return oc_AgentGrid_BuildBeside(grid, positions, count, maxNeighborDistance, parallelFor, runner, NULL);
+}
+
+// The pass of the cell insert and a side job: item 0 is the insert (oc_AgentGrid_Index, its
+// result in indexed), item k >= 1 the side job's chunk k - 1.
+typedef struct ocIndexJob
+{
+	ocAgentGrid* grid;
+	const ocSideJob* side;
+	bool indexed;
+} ocIndexJob;
+
+static void oc_AgentGrid_IndexTask(void* context, int worker, int first, int count)
+{
+	ocIndexJob* job = (ocIndexJob*)context;
+	for (int item = first; item < first + count; ++item)
+	{
+		if (item == 0)
+		{
+			job->indexed = oc_AgentGrid_Index(job->grid);
+			continue;
+		}
+		const ocSideJob* side = job->side;
+		int from = (item - 1) * side->chunk;
+		side->task(side->context, worker, from, side->n - from < side->chunk ? side->n - from : side->chunk);
+	}
+}
+
+// The side job alone (no insert to run beside), through parallelFor.
+static void oc_AgentGrid_SideOnly(ocParallelFor parallelFor, void* runner, const ocSideJob* side)
+{
+	if (side != NULL && side->n > 0)
+	{
+		oc_ForRange(parallelFor, runner, side->n, side->chunk, side->task, side->context);
+	}
+}
+
+// The cell insert, with the side job's chunks in the same pass (one item each); false when an
+// agent has no cell coordinates.
+static bool oc_AgentGrid_IndexBeside(ocAgentGrid* grid, ocParallelFor parallelFor, void* runner,
+									 const ocSideJob* side)
+{
+	if (side == NULL || side->n <= 0)
+	{
+		// nothing beside: the insert on this thread, no pass
+		return oc_AgentGrid_Index(grid);
+	}
+	ocIndexJob job = { grid, side, false };
+	int items = 1 + (side->n - 1) / side->chunk + 1;
+	oc_ForRange(parallelFor, runner, items, 1, oc_AgentGrid_IndexTask, &job);
+	return job.indexed;
 }
 
 // Candidates the query keeps before it inserts them (oc_AgentGrid_NeighborsWithin).

@@ -80,6 +80,17 @@ static inline void oc_ForRange(ocParallelFor parallelFor, void* runner, int n, i
 	}
 }
 
+/// Another module's pass run beside a grid build's serial cell insert (the run's preferred
+/// velocities): task over [0, n) in chunks of chunk. It must not read or write the grid, and
+/// nothing of the build reads what it writes; it is done when the build returns.
+typedef struct ocSideJob
+{
+	ocRangeTask task;
+	void* context;
+	int n;
+	int chunk;
+} ocSideJob;
+
 /// Sorts the agents into cells (copies the positions); false when out of memory.
 OC_API bool oc_AgentGrid_Build(ocAgentGrid* grid, const ocVec2* positions, int count, double maxNeighborDistance);
 
@@ -88,6 +99,13 @@ OC_API bool oc_AgentGrid_Build(ocAgentGrid* grid, const ocVec2* positions, int c
 /// the same grid. Only the cell insert, in agent index order, stays on the calling thread.
 OC_API bool oc_AgentGrid_BuildParallel(ocAgentGrid* grid, const ocVec2* positions, int count, double maxNeighborDistance,
 									   ocParallelFor parallelFor, void* runner);
+
+/// BuildParallel with side (NULL: none) run in the same passes: its chunks share one pass with
+/// the serial cell insert, so that the other workers do them while one worker inserts (on one
+/// thread: the insert, then the chunks in order). The same grid; side is done on return, unless
+/// the build fails (out of memory: false). Not part of the cffi API.
+bool oc_AgentGrid_BuildBeside(ocAgentGrid* grid, const ocVec2* positions, int count, double maxNeighborDistance,
+							  ocParallelFor parallelFor, void* runner, const ocSideJob* side);
 
 /// Agent neighbours of agent from the built grid (same result as the reference AgentGrid);
 /// out holds min(maxNeighbors, count - 1) entries; returns the number found.

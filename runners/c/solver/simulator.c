@@ -55,10 +55,10 @@ struct ocSimulator
 	ocAgentGrid* grid;
 	bool gridValid;
 
-	// the largest neighbour distance (the grid's cell width), recomputed when an agent was
-	// added or its parameters set
+	// the largest neighbour distance (the grid's cell width), recomputed when one may change
 	double widest;
 	bool widestValid;
+	const ocSideJob *side, *after; // the jobs of the step in progress (oc_Simulator_StepBeside), else NULL
 
 	// per agent, the neighbours its last query found: the next query's head start
 	// (oc_Simulator_RecentBound); speed only
@@ -325,20 +325,19 @@ static void oc_Simulator_PrepareGrid(ocSimulator* sim, ocParallelFor parallelFor
 		sim->widestValid = true;
 	}
 
-	bool built =
-		oc_AgentGrid_BuildParallel(sim->grid, sim->positions, sim->agentCount, sim->widest, parallelFor, runner);
+	bool built = oc_AgentGrid_BuildBeside(sim->grid, sim->positions, sim->agentCount, sim->widest, parallelFor, runner,
+										  sim->side);
 	assert(built);
 	(void)built;
 	sim->gridValid = true;
 }
 
-// A head start for agent i's neighbour query (oc_AgentGrid_NeighborsWithin): the largest
-// squared distance now, computed as the query computes it, of the cap = min(maxNeighbors,
-// agentCount - 1) nearest neighbours of its last query. Those are cap distinct other agents,
-// so the cap-th nearest is no farther. neighborDistance squared (no head start) when the last
-// query found fewer, or when one of them is no longer a candidate (not strictly within
-// neighborDistance, NaN included). Never changes the neighbours found, only how many
-// candidates the query looks at.
+// A head start for agent i's neighbour query (oc_AgentGrid_NeighborsWithin): the largest squared distance
+// now, computed as the query computes it, of the cap = min(maxNeighbors, agentCount - 1) nearest neighbours
+// of its last query. Those are cap distinct other agents, so the cap-th nearest is no farther.
+// neighborDistance squared (no head start) when the last query found fewer, or when one of them is no longer
+// a candidate (not strictly within neighborDistance, NaN included). Never changes the neighbours found, only
+// how many candidates the query looks at.
 static double oc_Simulator_RecentBound(const ocSimulator* sim, int i, ocVec2 position, const ocAgentParams* prm)
 {
 	double limit = prm->neighborDistance * prm->neighborDistance;
@@ -423,7 +422,7 @@ static ocVec2 oc_Simulator_ComputeVelocity(ocSimulator* sim, ocWorkspace* ws, in
 	int hardCount;
 	int count = oc_Simulator_BuildConstraints(sim, ws, i, dt, ws->planes, &hardCount);
 	double speed = sim->params[i].maxSpeed;
-	ocSolveResult result = oc_SolveClosest(ws->planes, count, speed, sim->preferred[i]);
+	ocSolveResult result = oc_SolveClosestAt(ws->planes, count, speed, sim->preferred + i);
 	if (result.failed >= 0)
 	{
 		return oc_Relax(ws->planes, count, hardCount, speed, result.failed, ws->program);
@@ -496,10 +495,9 @@ void oc_Simulator_NewVelocitiesOnWorker(ocSimulator* sim, int worker, double dt,
 	assert(0 <= worker && worker < sim->workerCount);
 	assert(0 <= first && first + count <= sim->agentCount);
 
-	// Agents are independent in phase 1: each reads only the start-of-step state (and the
-	// grid built from it), so any split of the index range, on any workers, gives the same
-	// bits. The build is skipped when PrepareStep already ran, so concurrent calls only read
-	// shared memory and write their own workspace and out.
+	// Agents are independent in phase 1: each reads only the start-of-step state (and the grid built from it), so
+	// any split of the index range, on any workers, gives the same bits. The build is skipped when PrepareStep
+	// already ran, so concurrent calls only read shared memory and write their own workspace and out.
 	oc_Simulator_PrepareGrid(sim, NULL, NULL);
 	ocWorkspace* ws = sim->workspaces + worker;
 	for (int k = 0; k < count; ++k)
@@ -513,8 +511,7 @@ void oc_Simulator_NewVelocities(ocSimulator* sim, double dt, int first, int coun
 	oc_Simulator_NewVelocitiesOnWorker(sim, 0, dt, first, count, out);
 }
 
-// What the phase tasks of a step read: phase 1 writes sim->newVelocities, phase 2 applies
-// newVelocities.
+// What the phase tasks of a step read: phase 1 writes sim->newVelocities, phase 2 applies them.
 typedef struct ocPhaseJob
 {
 	ocSimulator* sim;
@@ -532,7 +529,6 @@ static void oc_Simulator_PhaseTwoTask(void* context, int worker, int first, int 
 {
 	ocPhaseJob* job = (ocPhaseJob*)context;
 	ocSimulator* sim = job->sim;
-	(void)worker;
 	for (int i = first; i < first + count; ++i)
 	{
 		ocVec2 v = job->newVelocities[i];
@@ -540,6 +536,10 @@ static void oc_Simulator_PhaseTwoTask(void* context, int worker, int first, int 
 
 		// position + velocity * dt per component: product, then sum (never fused).
 		sim->positions[i] = oc_Add(sim->positions[i], oc_Scale(v, job->dt));
+	}
+	if (sim->after != NULL)
+	{
+		sim->after->task(sim->after->context, worker, first, count);
 	}
 }
 
@@ -555,7 +555,7 @@ void oc_Simulator_Step(ocSimulator* sim, double dt)
 	oc_Simulator_StepParallel(sim, dt, NULL, NULL);
 }
 
-void oc_Simulator_StepParallel(ocSimulator* sim, double dt, ocParallelFor parallelFor, void* runner)
+void oc_Simulator_StepBeside(ocSimulator* sim, double dt, ocParallelFor parallelFor, void* runner, const ocSideJob* side, const ocSideJob* after)
 {
 	if (sim->agentCount == 0)
 	{
@@ -565,9 +565,38 @@ void oc_Simulator_StepParallel(ocSimulator* sim, double dt, ocParallelFor parall
 	// Phase 1 for every agent into scratch, from the start-of-step state; then phase 2. Phase 1
 	// goes in chunks of 32 agents, small enough that the workers finish together, large enough
 	// that claiming a chunk costs nothing next to its work.
+	// side goes with the grid build (oc_Simulator_PrepareGrid); when the grid is current, alone
+	sim->side = sim->gridValid ? NULL : side;
+	sim->after = after;
+	if (sim->gridValid && side != NULL && side->n > 0)
+	{
+		oc_ForRange(parallelFor, runner, side->n, side->chunk, side->task, side->context);
+	}
 	ocPhaseJob job = { sim, dt, sim->newVelocities };
 	oc_Simulator_PrepareGrid(sim, parallelFor, runner);
 	oc_ForRange(parallelFor, runner, sim->agentCount, 32, oc_Simulator_PhaseOneTask, &job);
 	oc_ForRange(parallelFor, runner, sim->agentCount, 256, oc_Simulator_PhaseTwoTask, &job);
 	sim->gridValid = false;
+	sim->side = NULL;
+	sim->after = NULL;
+}
+
+void oc_Simulator_StepParallel(ocSimulator* sim, double dt, ocParallelFor parallelFor, void* runner)
+{
+	oc_Simulator_StepBeside(sim, dt, parallelFor, runner, NULL, NULL);
+}
+
+ocVec2* oc_Simulator_PreferredVelocities(ocSimulator* sim)
+{
+	return sim->preferred;
+}
+
+const ocVec2* oc_Simulator_PositionArray(const ocSimulator* sim)
+{
+	return sim->positions;
+}
+
+const ocVec2* oc_Simulator_VelocityArray(const ocSimulator* sim)
+{
+	return sim->velocities;
 }

@@ -120,3 +120,26 @@ OC_API void oc_Simulator_Step(ocSimulator* sim, double dt);
 /// parallelFor, whose workers are numbered below GetWorkerCount; the same bits as Step for any
 /// split of the work: within each pass the agents (or cells) are independent.
 OC_API void oc_Simulator_StepParallel(ocSimulator* sim, double dt, ocParallelFor parallelFor, void* runner);
+
+/// StepParallel with side (NULL: none) run before phase 1, its chunks in the pass of the grid
+/// build's serial cell insert, so that the other workers do them meanwhile
+/// (oc_AgentGrid_BuildBeside); with no grid to build, in a pass of its own. side may read the
+/// positions and write the preferred velocities (oc_Simulator_PreferredVelocities), which
+/// phase 1 then reads; the same bits as setting them before StepParallel. after (NULL: none)
+/// runs on each range of phase 2 (chunks of 256 agents) on the same worker right after that
+/// range's phase 2, in the same pass; it may read only that range's new state
+/// (oc_Simulator_PositionArray, VelocityArray). A caller must not count on after having run
+/// (a variant of the step may not run it) and should check that it did. Does nothing, side and
+/// after included, when there is no agent. Not part of the cffi API.
+void oc_Simulator_StepBeside(ocSimulator* sim, double dt, ocParallelFor parallelFor, void* runner,
+							 const ocSideJob* side, const ocSideJob* after);
+
+/// The preferred velocities, GetAgentCount entries, for a side job of StepBeside to write in
+/// place (valid until the next AddAgent). Not part of the cffi API.
+ocVec2* oc_Simulator_PreferredVelocities(ocSimulator* sim);
+
+/// The positions and the velocities, GetAgentCount entries each, to read in place (valid until
+/// the next AddAgent; they change with every step or setter): GetPositions and GetVelocities
+/// without the copy, for a pass that copies its own range. Not part of the cffi API.
+const ocVec2* oc_Simulator_PositionArray(const ocSimulator* sim);
+const ocVec2* oc_Simulator_VelocityArray(const ocSimulator* sim);

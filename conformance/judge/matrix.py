@@ -296,8 +296,8 @@ def run_matrix(scenarios: list[Scenario], runners: list[str | Runner], goldens: 
     columns use two cores.  With ``jobs`` > 1 the dearest columns (``Runner.cost``: the emulated
     ones) start first, so that the cheap ones fill the other workers around them instead of one
     emulated column running alone at the end.  A column's cells do not depend on what else runs,
-    and the result keeps the columns in the order given.  The bar counts each column's share exactly
-    (``ColumnMeter``); its ETA is the ``MatrixClock``'s."""
+    and the result keeps the columns in the order given.  The bar counts each column's share
+    exactly (``ColumnMeter``); its ETA is the ``MatrixClock``'s."""
     started = time.perf_counter()
     lead = [VECTORS_ROW] * with_vectors + [PROTOCOL_ROW] * with_protocol
     rows = lead + [s.id for s in scenarios]

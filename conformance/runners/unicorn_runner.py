@@ -14,8 +14,9 @@ vector primitives go through the same exports).  Every call has a wall-clock bud
 proportion to its work (kept by watchdog.py's sleeping thread: counting instructions would
 instrument every one of them, and Unicorn's own timeout polls the clock on a thread per
 call); running out of it, a fault or a trap is a ``RunnerError`` naming the function, the
-address, the faulting instruction's bytes and, for memory faults, the address accessed: the cell is ERROR and the suite goes on.  Every scene and vector family
-starts from the image's pristine .data/.bss, so nothing carries over.  docs/unicorn.md.
+address, the faulting instruction's bytes and, for memory faults, the address accessed: the
+cell is ERROR and the suite goes on.  Every scene and vector family starts from the image's
+pristine .data/.bss, so nothing carries over.  docs/unicorn.md.
 """
 
 from __future__ import annotations

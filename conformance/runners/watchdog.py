@@ -3,7 +3,8 @@
 Contract: ``Watchdog(stop)`` starts a daemon thread that sleeps until a call is armed.
 ``arm(seconds)`` before the call and ``disarm()`` after it; if the call is still armed when its
 seconds are up, the thread calls ``stop()`` once (Unicorn's ``emu_stop``, which may be called
-from another thread), and ``fired`` says so until the next ``arm``.  ``close()`` ends the thread.
+from another thread; the caller sees the stop in where the CPU stopped).  ``close()`` ends the
+thread.
 
 Why not Unicorn's own ``emu_start`` timeout: it starts a thread per call that polls the clock
 every few microseconds.  Alone on a machine that costs little, but with two columns running on
@@ -28,7 +29,6 @@ class _Budget:
         self.wake = threading.Condition()
         self.deadline: float | None = None
         self.closed = False
-        self.fired = False
 
     def close(self) -> None:
         with self.wake:
@@ -46,15 +46,9 @@ class Watchdog:
         threading.Thread(target=_watch, args=(self._budget, weakref.WeakMethod(stop)), name="unicorn-watchdog",
                          daemon=True).start()
 
-    @property
-    def fired(self) -> bool:
-        """Whether the last armed call was stopped."""
-        return self._budget.fired
-
     def arm(self, seconds: float) -> None:
         """Start the budget of one call."""
         with self._budget.wake:
-            self._budget.fired = False
             self._budget.deadline = time.monotonic() + seconds
             self._budget.wake.notify()
 
@@ -79,7 +73,6 @@ def _watch(budget: _Budget, stop: weakref.WeakMethod) -> None:
                 budget.wake.wait(left)
                 continue
             budget.deadline = None
-            budget.fired = True
             method = stop()
             if method is not None:
                 method()

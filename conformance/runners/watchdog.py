@@ -2,9 +2,11 @@
 
 Contract: ``Watchdog(stop)`` starts a daemon thread that sleeps until a call is armed.
 ``arm(seconds)`` before the call and ``disarm()`` after it; if the call is still armed when its
-seconds are up, the thread calls ``stop()`` once (Unicorn's ``emu_stop``, which may be called
-from another thread; the caller sees the stop in where the CPU stopped).  ``close()`` ends the
-thread.
+seconds are up, the thread calls ``stop()`` (Unicorn's ``emu_stop``, which may be called from
+another thread; the caller sees the stop in where the CPU stopped), and again every ``RETRY``
+seconds until the call is disarmed: a stop that comes before the emulation has begun is lost
+(``emu_stop`` does nothing then), which a tiny budget would otherwise hit.  ``close()`` ends
+the thread.
 
 Why not Unicorn's own ``emu_start`` timeout: it starts a thread per call that polls the clock
 every few microseconds.  Alone on a machine that costs little, but with two columns running on
@@ -19,6 +21,9 @@ import threading
 import time
 import weakref
 from typing import Callable
+
+RETRY = 0.01
+"""Seconds between stops of a call that is still armed after its budget."""
 
 
 class _Budget:
@@ -72,7 +77,7 @@ def _watch(budget: _Budget, stop: weakref.WeakMethod) -> None:
             if left > 0:
                 budget.wake.wait(left)
                 continue
-            budget.deadline = None
+            budget.deadline = time.monotonic() + RETRY  # until disarmed: a stop may come too early
             method = stop()
             if method is not None:
                 method()

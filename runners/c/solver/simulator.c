@@ -58,7 +58,6 @@ struct ocSimulator
 	// the largest neighbour distance (the grid's cell width), recomputed when one may change
 	double widest;
 	bool widestValid;
-	const ocSideJob *side, *after; // the jobs of the step in progress (oc_Simulator_StepBeside), else NULL
 
 	// per agent, the neighbours its last query found: the next query's head start
 	// (oc_Simulator_RecentBound); speed only
@@ -298,16 +297,11 @@ void oc_Simulator_SetPreferredVelocities(ocSimulator* sim, const ocVec2* velocit
 	}
 }
 
-// Builds the neighbour grid over the current positions unless it is up to date, its passes
-// through parallelFor (NULL: on this thread). Never allocates: AddAgent reserved the grid for
-// the agent capacity.
-static void oc_Simulator_PrepareGrid(ocSimulator* sim, ocParallelFor parallelFor, void* runner)
+// Builds the neighbour grid over the current positions, its passes through parallelFor (NULL:
+// on this thread), side (NULL: none) in the pass of its serial cell insert
+// (oc_AgentGrid_BuildBeside). Never allocates: AddAgent reserved the grid for the agent capacity.
+static void oc_Simulator_BuildGrid(ocSimulator* sim, ocParallelFor parallelFor, void* runner, const ocSideJob* side)
 {
-	if (sim->gridValid)
-	{
-		return;
-	}
-
 	// max(neighborDistance) as Python's max(): the first value, replaced only by a strictly
 	// greater one (this fixes the outcome when a NaN is present).
 	if (sim->widestValid == false)
@@ -326,10 +320,19 @@ static void oc_Simulator_PrepareGrid(ocSimulator* sim, ocParallelFor parallelFor
 	}
 
 	bool built = oc_AgentGrid_BuildBeside(sim->grid, sim->positions, sim->agentCount, sim->widest, parallelFor, runner,
-										  sim->side);
+										  side);
 	assert(built);
 	(void)built;
 	sim->gridValid = true;
+}
+
+// Builds the neighbour grid (oc_Simulator_BuildGrid, no side job) unless it is up to date.
+static void oc_Simulator_PrepareGrid(ocSimulator* sim, ocParallelFor parallelFor, void* runner)
+{
+	if (sim->gridValid == false)
+	{
+		oc_Simulator_BuildGrid(sim, parallelFor, runner, NULL);
+	}
 }
 
 // A head start for agent i's neighbour query (oc_AgentGrid_NeighborsWithin): the largest squared distance
@@ -511,12 +514,14 @@ void oc_Simulator_NewVelocities(ocSimulator* sim, double dt, int first, int coun
 	oc_Simulator_NewVelocitiesOnWorker(sim, 0, dt, first, count, out);
 }
 
-// What the phase tasks of a step read: phase 1 writes sim->newVelocities, phase 2 applies them.
+// What the phase tasks of a step read: phase 1 writes sim->newVelocities, phase 2 applies them
+// and runs after (NULL: none) on each of its ranges.
 typedef struct ocPhaseJob
 {
 	ocSimulator* sim;
 	double dt;
 	const ocVec2* newVelocities;
+	const ocSideJob* after;
 } ocPhaseJob;
 
 static void oc_Simulator_PhaseOneTask(void* context, int worker, int first, int count)
@@ -537,15 +542,15 @@ static void oc_Simulator_PhaseTwoTask(void* context, int worker, int first, int 
 		// position + velocity * dt per component: product, then sum (never fused).
 		sim->positions[i] = oc_Add(sim->positions[i], oc_Scale(v, job->dt));
 	}
-	if (sim->after != NULL)
+	if (job->after != NULL)
 	{
-		sim->after->task(sim->after->context, worker, first, count);
+		job->after->task(job->after->context, worker, first, count);
 	}
 }
 
 void oc_Simulator_Apply(ocSimulator* sim, const ocVec2* newVelocities, double dt)
 {
-	ocPhaseJob job = { sim, dt, newVelocities };
+	ocPhaseJob job = { sim, dt, newVelocities, NULL };
 	oc_Simulator_PhaseTwoTask(&job, 0, 0, sim->agentCount);
 	sim->gridValid = false;
 }
@@ -565,20 +570,13 @@ void oc_Simulator_StepBeside(ocSimulator* sim, double dt, ocParallelFor parallel
 	// Phase 1 for every agent into scratch, from the start-of-step state; then phase 2. Phase 1
 	// goes in chunks of 32 agents, small enough that the workers finish together, large enough
 	// that claiming a chunk costs nothing next to its work.
-	// side goes with the grid build (oc_Simulator_PrepareGrid); when the grid is current, alone
-	sim->side = sim->gridValid ? NULL : side;
-	sim->after = after;
-	if (sim->gridValid && side != NULL && side->n > 0)
-	{
-		oc_ForRange(parallelFor, runner, side->n, side->chunk, side->task, side->context);
-	}
-	ocPhaseJob job = { sim, dt, sim->newVelocities };
-	oc_Simulator_PrepareGrid(sim, parallelFor, runner);
+	// side goes with the grid build, which always runs: a grid left valid by a query before the
+	// step is simply rebuilt (the same cells, in one pass with side).
+	ocPhaseJob job = { sim, dt, sim->newVelocities, after };
+	oc_Simulator_BuildGrid(sim, parallelFor, runner, side);
 	oc_ForRange(parallelFor, runner, sim->agentCount, 32, oc_Simulator_PhaseOneTask, &job);
 	oc_ForRange(parallelFor, runner, sim->agentCount, 256, oc_Simulator_PhaseTwoTask, &job);
 	sim->gridValid = false;
-	sim->side = NULL;
-	sim->after = NULL;
 }
 
 void oc_Simulator_StepParallel(ocSimulator* sim, double dt, ocParallelFor parallelFor, void* runner)

@@ -123,7 +123,8 @@ OC_API void oc_Simulator_StepParallel(ocSimulator* sim, double dt, ocParallelFor
 
 /// StepParallel with side (NULL: none) run before phase 1, its chunks in the pass of the grid
 /// build's serial cell insert, so that the other workers do them meanwhile
-/// (oc_AgentGrid_BuildBeside); with no grid to build, in a pass of its own. side may read the
+/// (oc_AgentGrid_BuildBeside). The step always builds the grid: one left valid by a query
+/// before the step is rebuilt (the same cells), so side always shares that pass. side may read the
 /// positions and write the preferred velocities (oc_Simulator_PreferredVelocities), which
 /// phase 1 then reads; the same bits as setting them before StepParallel. after (NULL: none)
 /// runs on each range of phase 2 (chunks of 256 agents) on the same worker right after that

@@ -27,7 +27,7 @@ agent array (the agent_neighbors vectors size it to the agent count exactly)."""
 SPANS = "neighbors.c:224:operands:39d6419b4c"
 """The per-chunk ranges allocated for ``OC_GRID_CHUNK / n + 1`` chunks: the 300-agent circle's
 second chunk writes past them. A gap of the plain run (a crash on some runs only)."""
-RACE = "simulator.c:326:delete:d06b10c40e"
+RACE = "simulator.c:345:delete:4ea7cbced5"
 """``gridValid`` never set: every worker of the threaded step rebuilds the shared grid. A gap of
 the plain run (one full run killed it, the next did not)."""
 

@@ -630,11 +630,16 @@ static inline double oc_BelowLimit(double limit)
 	return limit;
 }
 
-// Inserts the m kept candidates into out (n entries, at most cap); returns the new n.
-static int oc_InsertKept(ocNeighbor* out, int n, int cap, const ocNeighbor* kept, int m)
+// Inserts the m kept candidates into out (n entries, at most cap), but for those that seeded
+// marks (already inserted as seeds; NULL: none); returns the new n.
+static int oc_InsertKept(ocNeighbor* out, int n, int cap, const ocNeighbor* kept, int m, const unsigned char* seeded)
 {
 	for (int k = 0; k < m; ++k)
 	{
+		if (seeded != NULL && seeded[kept[k].index])
+		{
+			continue;
+		}
 		oc_InsertNeighbor(out, &n, cap, kept[k].distanceSquared, kept[k].index);
 	}
 	return n;
@@ -666,8 +671,15 @@ int oc_AgentGrid_Neighbors(const ocAgentGrid* grid, int agent, double neighborDi
 										out);
 }
 
-int oc_AgentGrid_NeighborsWithin(const ocAgentGrid* grid, int agent, double neighborDistance, int maxNeighbors,
-								 double bound, ocNeighbor* out)
+// The query of oc_AgentGrid_NeighborsSeeded, inlined into its callers so that each gets a copy
+// for its own seeds: without seeds (NeighborsWithin, and NeighborsSeeded given none) the copy
+// is the plain query, with nothing of the seeds left in it.
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline int oc_AgentGrid_Query(const ocAgentGrid* grid, int agent, double neighborDistance, int maxNeighbors,
+									 double bound, const ocNeighbor* seed, int seedCount,
+									 const unsigned char* seeded, ocNeighbor* out)
 {
 	if (maxNeighbors <= 0 || neighborDistance <= 0.0 || grid->mode == ocGridEmpty)
 	{
@@ -692,6 +704,14 @@ int oc_AgentGrid_NeighborsWithin(const ocAgentGrid* grid, int agent, double neig
 	ocNeighbor kept[OC_KEPT_CHUNK];
 	int m = 0;
 	int n = 0;
+
+	// The seeds first, in the order given (the last query's, nearly the order of now: the
+	// inserts then mostly append, few mispredicted); the scan leaves them out (seeded).
+	for (int k = 0; k < seedCount; ++k)
+	{
+		oc_InsertNeighbor(out, &n, cap, seed[k].distanceSquared, seed[k].index);
+	}
+	bound = oc_TightenBound(out, n, cap, bound);
 
 	// Every agent, or the 3x3 block around the agent's cell: the own cell, then each other
 	// cell of the block whose box may hold a candidate within the bound. The scan order does
@@ -724,7 +744,7 @@ int oc_AgentGrid_NeighborsWithin(const ocAgentGrid* grid, int agent, double neig
 			m += d2 <= bound;
 			if (m == OC_KEPT_CHUNK)
 			{
-				n = oc_InsertKept(out, n, cap, kept, m);
+				n = oc_InsertKept(out, n, cap, kept, m, seeded);
 				m = 0;
 				bound = oc_TightenBound(out, n, cap, bound);
 			}
@@ -754,7 +774,24 @@ int oc_AgentGrid_NeighborsWithin(const ocAgentGrid* grid, int agent, double neig
 		entry = grid->entries + grid->cells[own->around[k]].start;
 		end = entry + grid->cells[own->around[k]].count;
 	}
-	return oc_InsertKept(out, n, cap, kept, m);
+	return oc_InsertKept(out, n, cap, kept, m, seeded);
+}
+
+int oc_AgentGrid_NeighborsWithin(const ocAgentGrid* grid, int agent, double neighborDistance, int maxNeighbors,
+								 double bound, ocNeighbor* out)
+{
+	return oc_AgentGrid_Query(grid, agent, neighborDistance, maxNeighbors, bound, NULL, 0, NULL, out);
+}
+
+int oc_AgentGrid_NeighborsSeeded(const ocAgentGrid* grid, int agent, double neighborDistance, int maxNeighbors,
+								 double bound, const ocNeighbor* seed, int seedCount, const unsigned char* seeded,
+								 ocNeighbor* out)
+{
+	if (seedCount == 0)
+	{
+		return oc_AgentGrid_Query(grid, agent, neighborDistance, maxNeighbors, bound, NULL, 0, NULL, out);
+	}
+	return oc_AgentGrid_Query(grid, agent, neighborDistance, maxNeighbors, bound, seed, seedCount, seeded, out);
 }
 
 int oc_AgentNeighbors(int agent, const ocVec2* positions, int count, double neighborDistance, int maxNeighbors, ocNeighbor* out)

@@ -33,6 +33,9 @@ typedef struct ocWorkspace
 	ocNeighbor* agentNeighbors;
 	// obstacle neighbour list: segmentCapacity
 	ocNeighbor* obstacleNeighbors;
+	// per agent, nonzero while it seeds the query in progress (oc_AgentGrid_NeighborsSeeded),
+	// else zero: agentCapacity
+	unsigned char* seeded;
 } ocWorkspace;
 
 struct ocSimulator
@@ -94,6 +97,7 @@ static void oc_FreeWorkspace(ocWorkspace* ws)
 	free(ws->program);
 	free(ws->agentNeighbors);
 	free(ws->obstacleNeighbors);
+	free(ws->seeded);
 }
 
 void oc_Simulator_Destroy(ocSimulator* sim)
@@ -140,10 +144,25 @@ static bool oc_Grow(void** array, int count, size_t size)
 static bool oc_GrowWorkspace(ocWorkspace* ws, int agentCapacity, int segmentCapacity)
 {
 	int planes = agentCapacity + segmentCapacity;
-	return oc_Grow((void**)&ws->planes, planes, sizeof(ocHalfPlane)) &&
-		   oc_Grow((void**)&ws->program, planes, sizeof(ocHalfPlane)) &&
-		   oc_Grow((void**)&ws->agentNeighbors, agentCapacity, sizeof(ocNeighbor)) &&
-		   oc_Grow((void**)&ws->obstacleNeighbors, segmentCapacity, sizeof(ocNeighbor));
+	if (oc_Grow((void**)&ws->planes, planes, sizeof(ocHalfPlane)) == false ||
+		oc_Grow((void**)&ws->program, planes, sizeof(ocHalfPlane)) == false ||
+		oc_Grow((void**)&ws->agentNeighbors, agentCapacity, sizeof(ocNeighbor)) == false ||
+		oc_Grow((void**)&ws->obstacleNeighbors, segmentCapacity, sizeof(ocNeighbor)) == false)
+	{
+		return false;
+	}
+	// all zero between queries, so a fresh zeroed array replaces the old one
+	if (agentCapacity > 0)
+	{
+		unsigned char* seeded = (unsigned char*)calloc((size_t)agentCapacity, 1);
+		if (seeded == NULL)
+		{
+			return false;
+		}
+		free(ws->seeded);
+		ws->seeded = seeded;
+	}
+	return true;
 }
 
 static bool oc_GrowWorkspaces(ocSimulator* sim, int agentCapacity, int segmentCapacity)
@@ -335,17 +354,20 @@ static void oc_Simulator_PrepareGrid(ocSimulator* sim, ocParallelFor parallelFor
 	}
 }
 
-// A head start for agent i's neighbour query (oc_AgentGrid_NeighborsWithin): the largest squared distance
+// A head start for agent i's neighbour query (oc_AgentGrid_NeighborsSeeded): the largest squared distance
 // now, computed as the query computes it, of the cap = min(maxNeighbors, agentCount - 1) nearest neighbours
-// of its last query. Those are cap distinct other agents, so the cap-th nearest is no farther.
+// of its last query. Those are cap distinct other agents, so the cap-th nearest is no farther; they are
+// also the query's seeds (into seed, their count into *seedCount: cap, or 0 without a head start).
 // neighborDistance squared (no head start) when the last query found fewer, or when one of them is no longer
 // a candidate (not strictly within neighborDistance, NaN included). Never changes the neighbours found, only
-// how many candidates the query looks at.
-static double oc_Simulator_RecentBound(const ocSimulator* sim, int i, ocVec2 position, const ocAgentParams* prm)
+// how many candidates the query looks at and in which order.
+static double oc_Simulator_RecentBound(const ocSimulator* sim, int i, ocVec2 position, const ocAgentParams* prm,
+									   ocNeighbor* seed, int* seedCount)
 {
 	double limit = prm->neighborDistance * prm->neighborDistance;
 	int cap = prm->maxNeighbors < sim->agentCount - 1 ? prm->maxNeighbors : sim->agentCount - 1;
 	const ocRecentNeighbors* recent = sim->recent + i;
+	*seedCount = 0;
 	if (cap <= 0 || recent->count < cap)
 	{
 		return limit;
@@ -353,14 +375,18 @@ static double oc_Simulator_RecentBound(const ocSimulator* sim, int i, ocVec2 pos
 	double bound = 0.0;
 	for (int k = 0; k < cap; ++k)
 	{
-		ocVec2 d = oc_Sub(sim->positions[recent->index[k]], position);
+		int j = recent->index[k];
+		ocVec2 d = oc_Sub(sim->positions[j], position);
 		double d2 = oc_Dot(d, d);
 		if (!(d2 < limit))
 		{
 			return limit;
 		}
 		bound = d2 > bound ? d2 : bound;
+		seed[k].distanceSquared = d2;
+		seed[k].index = j;
 	}
+	*seedCount = cap;
 	return bound;
 }
 
@@ -399,9 +425,19 @@ static int oc_Simulator_BuildConstraints(ocSimulator* sim, ocWorkspace* ws, int 
 	}
 	*hardCount = count;
 
-	double bound = oc_Simulator_RecentBound(sim, i, position, prm);
-	int found = oc_AgentGrid_NeighborsWithin(sim->grid, i, prm->neighborDistance, prm->maxNeighbors, bound,
-											 ws->agentNeighbors);
+	ocNeighbor seed[OC_RECENT_NEIGHBORS];
+	int seedCount;
+	double bound = oc_Simulator_RecentBound(sim, i, position, prm, seed, &seedCount);
+	for (int k = 0; k < seedCount; ++k)
+	{
+		ws->seeded[seed[k].index] = 1;
+	}
+	int found = oc_AgentGrid_NeighborsSeeded(sim->grid, i, prm->neighborDistance, prm->maxNeighbors, bound, seed,
+											 seedCount, seedCount > 0 ? ws->seeded : NULL, ws->agentNeighbors);
+	for (int k = 0; k < seedCount; ++k)
+	{
+		ws->seeded[seed[k].index] = 0;
+	}
 	oc_Simulator_Remember(sim, i, ws->agentNeighbors, found);
 	if (found > 0)
 	{

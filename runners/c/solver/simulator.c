@@ -356,11 +356,12 @@ static void oc_Simulator_PrepareGrid(ocSimulator* sim, ocParallelFor parallelFor
 
 // A head start for agent i's neighbour query (oc_AgentGrid_NeighborsSeeded): the largest squared distance
 // now, computed as the query computes it, of the cap = min(maxNeighbors, agentCount - 1) nearest neighbours
-// of its last query. Those are cap distinct other agents, so the cap-th nearest is no farther; they are
-// also the query's seeds (into seed, their count into *seedCount: cap, or 0 without a head start).
+// of its last query. Those are cap distinct other agents, so the cap-th nearest is no farther.
 // neighborDistance squared (no head start) when the last query found fewer, or when one of them is no longer
-// a candidate (not strictly within neighborDistance, NaN included). Never changes the neighbours found, only
-// how many candidates the query looks at and in which order.
+// a candidate (not strictly within neighborDistance, NaN included). The neighbours of the last query (cap of
+// them, or all when it found fewer) are also the query's seeds (into seed, their count into *seedCount),
+// unless one of them is no longer a candidate (no seeds then). Never changes the neighbours found, only how
+// many candidates the query looks at and in which order.
 static double oc_Simulator_RecentBound(const ocSimulator* sim, int i, ocVec2 position, const ocAgentParams* prm,
 									   ocNeighbor* seed, int* seedCount)
 {
@@ -368,12 +369,13 @@ static double oc_Simulator_RecentBound(const ocSimulator* sim, int i, ocVec2 pos
 	int cap = prm->maxNeighbors < sim->agentCount - 1 ? prm->maxNeighbors : sim->agentCount - 1;
 	const ocRecentNeighbors* recent = sim->recent + i;
 	*seedCount = 0;
-	if (cap <= 0 || recent->count < cap)
+	if (cap <= 0)
 	{
 		return limit;
 	}
+	int use = recent->count < cap ? recent->count : cap;
 	double bound = 0.0;
-	for (int k = 0; k < cap; ++k)
+	for (int k = 0; k < use; ++k)
 	{
 		int j = recent->index[k];
 		ocVec2 d = oc_Sub(sim->positions[j], position);
@@ -386,8 +388,8 @@ static double oc_Simulator_RecentBound(const ocSimulator* sim, int i, ocVec2 pos
 		seed[k].distanceSquared = d2;
 		seed[k].index = j;
 	}
-	*seedCount = cap;
-	return bound;
+	*seedCount = use;
+	return use == cap ? bound : limit;
 }
 
 // Keeps the first OC_RECENT_NEIGHBORS of agent i's neighbours for its next query.

@@ -37,6 +37,7 @@ from typing import Callable, Iterator
 from filelock import FileLock
 
 from .. import shipped
+from . import objects
 
 ROOT = shipped.require()
 """The C, wasm and freestanding sources' root (``runners/`` below it): the checkout, or the
@@ -290,20 +291,28 @@ def build(spec: BuildSpec, timeout: float = 900.0) -> Artifact:
         _say(f"building {spec.name} ({spec.toolchain.name}{', ' + spec.effective_target if spec.effective_target else ''}, "
              f"{spec.output}) ...")
         try:
-            try:
-                done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-            except subprocess.TimeoutExpired:
-                raise BuildFailed(f"{spec.name}: compiler timed out after {timeout:.0f} s") from None
-            except OSError as err:
-                raise ToolchainMissing(f"{spec.name}: cannot run {cmd[0]}: {err}") from None
-            if done.returncode != 0:
-                tail = "\n".join((done.stderr or done.stdout).strip().splitlines()[-15:])
-                raise BuildFailed(f"{spec.name}: {' '.join(cmd)}\n{tail}")
+            _compile(spec, tmp, timeout)
             os.chmod(tmp, 0o755)
             os.replace(tmp, target)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
-        (folder / "build.txt").write_text(" ".join(cmd) + "\n" + compiler + "\n")
         seconds = time.perf_counter() - started
+        (folder / "build.txt").write_text(" ".join(cmd) + "\n" + compiler + "\n" + f"{seconds:.2f} s\n")
         _say(f"built {spec.name} in {seconds:.1f} s")
         return Artifact(target, key, spec, compiler, seconds, False)
+
+
+def _compile(spec: BuildSpec, out: Path, timeout: float) -> None:
+    """Makes ``out`` from ``spec``: through cached objects (``objects.per_object``), else in the
+    one command ``spec.command_line``. BuildFailed or ToolchainMissing when that fails."""
+    try:
+        if objects.per_object(spec):
+            objects.link(spec, out, cache_root() / "objects", timeout)
+        else:
+            objects.run(spec.command_line(out), timeout)
+    except objects.CompileFailed as failed:
+        if failed.missing:
+            raise ToolchainMissing(f"{spec.name}: cannot run {failed.command[0]}: {failed.output}") from None
+        if failed.timed_out:
+            raise BuildFailed(f"{spec.name}: compiler {failed.output}") from None
+        raise BuildFailed(f"{spec.name}: {' '.join(failed.command)}\n{failed.output}") from None

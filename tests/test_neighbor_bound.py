@@ -1,18 +1,25 @@
-"""The C grid's query with a head start (oc_AgentGrid_NeighborsWithin), through the C library.
+"""The C grid's query with a head start (oc_AgentGrid_NeighborsWithin) and with seeds
+(oc_AgentGrid_NeighborsSeeded), through the C library.
 
 The simulator hands each query the largest current squared distance of the agent's previous
 neighbours. Any bound at least the squared distance of the cap-th nearest other agent must give
 exactly the reference's neighbours, ties included; here on compact scenes (the grid's dense cell
 table) and on scenes kilometres wide (its hash), with the bound exactly at the cap-th squared
-distance, between it and the cut-off, beyond it, and NaN.
+distance, between it and the cut-off, beyond it, and NaN. The simulator also hands the query the
+previous neighbours themselves as seeds, inserted before the scan, which then leaves them out: any
+set of distinct candidates given with their squared distances, in any order, as many as the cap
+or more, must give the same neighbours too.
 """
 
 from __future__ import annotations
 
 import random
 
+import cffi
+
 import pytest
 
+from conformance.runners.c_api import CDEF
 from conformance.runners.cffi_runner import CffiRunner, c_variants
 from conformance.solver.neighbors import agent_neighbors_brute_force
 
@@ -87,3 +94,58 @@ def test_a_bound_below_the_cap_th_neighbour_is_a_broken_contract_and_shows() -> 
     out = ffi.new("ocNeighbor[]", len(xs))
     assert lib.oc_AgentGrid_NeighborsWithin(grid, 0, DISTANCE, 4, 1.75 * 1.75, out) == 4
     assert lib.oc_AgentGrid_NeighborsWithin(grid, 0, DISTANCE, 4, 1.75 * 1.75 - 1e-12, out) == 3
+
+
+SEEDED = """int oc_AgentGrid_NeighborsSeeded(const ocAgentGrid* grid, int agent, double neighborDistance, int maxNeighbors,
+    double bound, const ocNeighbor* seed, int seedCount, const unsigned char* seeded, ocNeighbor* out);"""
+"""Not in the cffi API (the simulator's own call): declared here for the test alone."""
+
+
+def _seeded_library():
+    runner = CffiRunner(c_variants()["c"])
+    runner._load()
+    ffi = cffi.FFI()
+    ffi.cdef(CDEF + SEEDED)
+    return ffi, ffi.dlopen(str(runner._artifact.path))
+
+
+def _seed_sets(rng: random.Random, candidates: list[tuple[float, int]], expected: list[tuple[float, int]]):
+    """Seed lists (squared distance, index) as the simulator may give them: none, the neighbours
+    found (in their order, reversed, shuffled), fewer, more than the cap, and farther ones only."""
+    shuffled = expected[:]
+    rng.shuffle(shuffled)
+    farther = [c for c in candidates if c not in expected]
+    sets = [[], expected, expected[::-1], shuffled, expected[: len(expected) // 2], farther[:3]]
+    sets.append(rng.sample(candidates, min(len(candidates), CAP + 3)))
+    return sets
+
+
+@pytest.mark.parametrize("name,xs,ys", [pytest.param(*scene, id=scene[0]) for scene in _scenes()])
+def test_any_seeds_give_the_reference_neighbours(name: str, xs: list[float], ys: list[float]) -> None:
+    ffi, lib = _seeded_library()
+    rng = random.Random(name)
+    n = len(xs)
+    grid = ffi.gc(lib.oc_AgentGrid_Create(), lib.oc_AgentGrid_Destroy)
+    positions = ffi.new("ocVec2[]", list(zip(xs, ys)))
+    assert lib.oc_AgentGrid_Build(grid, positions, n, DISTANCE)
+    out = ffi.new("ocNeighbor[]", n)
+    limit = DISTANCE * DISTANCE
+    queries = 0
+    for i in range(n):
+        expected = agent_neighbors_brute_force(i, xs, ys, DISTANCE, CAP)
+        candidates = [((xs[j] - xs[i]) * (xs[j] - xs[i]) + (ys[j] - ys[i]) * (ys[j] - ys[i]), j)
+                      for j in range(n) if j != i]
+        candidates = [c for c in candidates if c[0] < limit]
+        for seeds in _seed_sets(rng, candidates, expected):
+            marks = bytearray(n)
+            for _, j in seeds:
+                marks[j] = 1
+            seed = ffi.new("ocNeighbor[]", [{"distanceSquared": d2, "index": j} for d2, j in seeds] or 1)
+            bounds = [limit] + ([sorted(seeds)[CAP - 1][0]] if len(seeds) >= CAP else [])
+            for bound in bounds:
+                found = lib.oc_AgentGrid_NeighborsSeeded(grid, i, DISTANCE, CAP, bound, seed, len(seeds),
+                                                         ffi.from_buffer("unsigned char[]", marks), out)
+                got = [(out[k].distanceSquared, out[k].index) for k in range(found)]
+                assert got == expected, (name, i, seeds, bound)
+                queries += bool(seeds)
+    assert queries > n  # seeds were really given

@@ -208,7 +208,7 @@ def test_an_overflowing_off_by_one_is_a_sanitizer_kill_under_asan() -> None:
     why = unavailable("address")
     if why:
         pytest.skip(why)
-    variants = select_variants(["off-by-one:driver.c:406:*"], None, 1)
+    variants = select_variants(["off-by-one:driver.c:433:*"], None, 1)
     overflow = [v for v in variants if "count + 1" in v.mutated]
     assert len(overflow) == 1
     [judged] = judge_variants(overflow, ROOT, jobs=1, timeout=300.0, sanitizer="address", cached=False)

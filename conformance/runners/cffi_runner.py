@@ -110,7 +110,8 @@ class CffiRunner(Runner):
         """Per-step hashes of states 0..``steps`` (default the scene's); ``threads`` workers for every pass of the step, the simulator's
         single-agent calls when ``per_agent`` (see oc_Run_StepPerAgent), or, when
         ``interleaved`` > 0, one thread that takes the chunks of every pass last first on that
-        many workspaces in turn (oc_Run_StepInterleaved): none may change the bits."""
+        many workspaces in turn (oc_Run_StepInterleaved; on even steps the embedders' per-range
+        calls, oc_Run_StepInterleavedOrPerRange): none may change the bits."""
         ffi, lib, handle, run = self._start(scene, threads, per_agent, interleaved)
         stride = len(scene.agents) * AGENT_BYTES
         state = ffi.new("unsigned char[]", max(1, stride))

@@ -393,6 +393,33 @@ static void oc_Run_StepPerAgent(ocRun* run)
 	}
 }
 
+// The interleaved path's step: on odd steps oc_Run_StepInterleaved (the step's own passes, their
+// chunks last first); on even steps the per-range calls of an embedder that brings its own
+// threads: oc_Simulator_PrepareStep, then oc_Simulator_NewVelocitiesOnWorker over the chunks of
+// 32 agents, last first, chunk k on workspace k % workers, then oc_Simulator_Apply. Those calls
+// use the grid as the simulator left it, so step 0 holds adding an agent to marking the grid
+// stale (the fill builds it halfway through, ocFillWorkersFirst) and every later even step holds
+// the step before to it.
+static void oc_Run_StepInterleavedOrPerRange(ocRun* run)
+{
+	ocSimulator* sim = run->sim;
+	double dt = run->view.dt;
+	if (run->step % 2 != 0)
+	{
+		oc_Run_StepInterleaved(sim, dt, run->interleaved);
+		return;
+	}
+	int n = run->view.agentCount;
+	oc_Simulator_PrepareStep(sim);
+	for (int k = (n - 1) / 32; k >= 0; --k)
+	{
+		int first = 32 * k;
+		int count = n - first < 32 ? n - first : 32;
+		oc_Simulator_NewVelocitiesOnWorker(sim, k % run->interleaved, dt, first, count, run->newVelocities + first);
+	}
+	oc_Simulator_Apply(sim, run->newVelocities, dt);
+}
+
 // The step and state passes of oc_Run_Advance (defined after it).
 static void oc_Run_StepBeside(ocRun* run);
 static bool oc_Run_AllChecked(const ocRun* run);
@@ -412,7 +439,7 @@ int oc_Run_Advance(ocRun* run, int count, unsigned char* out)
 		else if (n > 0 && run->interleaved > 0)
 		{
 			oc_Run_Prefer(run);
-			oc_Run_StepInterleaved(run->sim, run->view.dt, run->interleaved);
+			oc_Run_StepInterleavedOrPerRange(run);
 		}
 		else if (n > 0)
 		{

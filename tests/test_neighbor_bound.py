@@ -54,21 +54,30 @@ def _scenes() -> list[tuple[str, list[float], list[float]]]:
     return scenes
 
 
+def _grid(ffi, lib, xs: list[float], ys: list[float]):
+    """A grid built over the scene (garbage-collected) and an output buffer of len(xs) entries."""
+    grid = ffi.gc(lib.oc_AgentGrid_Create(), lib.oc_AgentGrid_Destroy)
+    positions = ffi.new("ocVec2[]", list(zip(xs, ys)))
+    assert lib.oc_AgentGrid_Build(grid, positions, len(xs), DISTANCE)
+    return grid, ffi.new("ocNeighbor[]", len(xs))
+
+
+def _squared_distances(i: int, xs: list[float], ys: list[float]) -> list[tuple[float, int]]:
+    """(d2, j) of every other agent j, d2 as the query computes it: pj - pi, then the dot product."""
+    return [((xs[j] - xs[i]) * (xs[j] - xs[i]) + (ys[j] - ys[i]) * (ys[j] - ys[i]), j)
+            for j in range(len(xs)) if j != i]
+
+
 @pytest.mark.parametrize("name,xs,ys", [pytest.param(*scene, id=scene[0]) for scene in _scenes()])
 def test_any_valid_bound_gives_the_reference_neighbours(name: str, xs: list[float], ys: list[float]) -> None:
     ffi, lib = CffiRunner(c_variants()["c"])._load()
     n = len(xs)
-    grid = ffi.gc(lib.oc_AgentGrid_Create(), lib.oc_AgentGrid_Destroy)
-    positions = ffi.new("ocVec2[]", list(zip(xs, ys)))
-    assert lib.oc_AgentGrid_Build(grid, positions, n, DISTANCE)
-    out = ffi.new("ocNeighbor[]", n)
+    grid, out = _grid(ffi, lib, xs, ys)
     limit = DISTANCE * DISTANCE
     bounded = 0
     for i in range(n):
         expected = agent_neighbors_brute_force(i, xs, ys, DISTANCE, CAP)
-        # the squared distances the query computes: pj - pi, then the dot product
-        d2 = sorted((xs[j] - xs[i]) * (xs[j] - xs[i]) + (ys[j] - ys[i]) * (ys[j] - ys[i])
-                    for j in range(n) if j != i)
+        d2 = sorted(d for d, _ in _squared_distances(i, xs, ys))
         bounds = [limit, limit * 4, float("inf"), float("nan")]
         if len(d2) >= CAP and d2[CAP - 1] < limit:
             kth = d2[CAP - 1]
@@ -125,17 +134,12 @@ def test_any_seeds_give_the_reference_neighbours(name: str, xs: list[float], ys:
     ffi, lib = _seeded_library()
     rng = random.Random(name)
     n = len(xs)
-    grid = ffi.gc(lib.oc_AgentGrid_Create(), lib.oc_AgentGrid_Destroy)
-    positions = ffi.new("ocVec2[]", list(zip(xs, ys)))
-    assert lib.oc_AgentGrid_Build(grid, positions, n, DISTANCE)
-    out = ffi.new("ocNeighbor[]", n)
+    grid, out = _grid(ffi, lib, xs, ys)
     limit = DISTANCE * DISTANCE
     queries = 0
     for i in range(n):
         expected = agent_neighbors_brute_force(i, xs, ys, DISTANCE, CAP)
-        candidates = [((xs[j] - xs[i]) * (xs[j] - xs[i]) + (ys[j] - ys[i]) * (ys[j] - ys[i]), j)
-                      for j in range(n) if j != i]
-        candidates = [c for c in candidates if c[0] < limit]
+        candidates = [c for c in _squared_distances(i, xs, ys) if c[0] < limit]
         for seeds in _seed_sets(rng, candidates, expected):
             marks = bytearray(n)
             for _, j in seeds:

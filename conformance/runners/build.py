@@ -5,7 +5,8 @@ flags, output kind, target), compiling on first use into a cache folder keyed by
 the sources' contents, the flags, the output kind, the target and the toolchain's version
 string.  A file lock (the filelock package) makes parallel workers and the matrix's column
 threads wait for one compile instead of racing; the artifact is written to a temporary name
-and renamed, so a half-built file is never used.
+and renamed, so a half-built file is never used. Host gcc and clang builds compile each source
+into an object of its own, cached by that source's content (``objects.py``), and link those.
 A missing toolchain raises ``ToolchainMissing`` (the runner becomes SKIPPED with the reason);
 a failing compile raises ``BuildFailed`` with the compiler's output.
 
@@ -297,7 +298,8 @@ def build(spec: BuildSpec, timeout: float = 900.0) -> Artifact:
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
         seconds = time.perf_counter() - started
-        (folder / "build.txt").write_text(" ".join(cmd) + "\n" + compiler + "\n" + f"{seconds:.2f} s\n")
+        how = "from one object per source (objects.py), as the command above would\n" if objects.per_object(spec) else ""
+        (folder / "build.txt").write_text(" ".join(cmd) + "\n" + how + compiler + "\n" + f"{seconds:.2f} s\n")
         _say(f"built {spec.name} in {seconds:.1f} s")
         return Artifact(target, key, spec, compiler, seconds, False)
 

@@ -169,13 +169,16 @@ class BuildSpec:
         """The spec's target, else the toolchain's own (None: this host)."""
         return self.target or self.toolchain.target
 
+    def compiler_and_flags(self) -> list[str]:
+        """The gcc-dialect compiler command, its ``-target`` when there is one, and the flags: the
+        start of every command that compiles or links this spec (here and in ``objects``)."""
+        target = ["-target", self.effective_target] if self.effective_target else []
+        return list(self.toolchain.command) + target + list(self.flags)
+
     def command_line(self, out: Path) -> list[str]:
         if self.toolchain.name == "msvc":
             return self._msvc_command_line(out)
-        cmd = list(self.toolchain.command)
-        if self.effective_target:
-            cmd += ["-target", self.effective_target]
-        cmd += list(self.flags) + [f"-D{d}" for d in self.defines]
+        cmd = self.compiler_and_flags() + [f"-D{d}" for d in self.defines]
         cmd += [f"-I{p}" for p in self.include_dirs]
         if self.output == "shared":
             cmd += ["-shared", "-fPIC"]

@@ -53,10 +53,7 @@ def _prefix_maps(spec: "BuildSpec", source: Path) -> list[str]:
 
 def object_command(spec: "BuildSpec", source: Path, out: Path) -> list[str]:
     """The compiler command that makes ``source``'s object at ``out``."""
-    cmd = list(spec.toolchain.command)
-    if spec.effective_target:
-        cmd += ["-target", spec.effective_target]
-    cmd += list(spec.flags) + [f"-D{d}" for d in spec.defines] + [f"-I{p}" for p in spec.include_dirs]
+    cmd = spec.compiler_and_flags() + [f"-D{d}" for d in spec.defines] + [f"-I{p}" for p in spec.include_dirs]
     if spec.output == "shared":
         cmd.append("-fPIC")
     return cmd + _prefix_maps(spec, source) + ["-c", str(source.resolve()), "-o", str(out)]
@@ -65,10 +62,7 @@ def object_command(spec: "BuildSpec", source: Path, out: Path) -> list[str]:
 def link_command(spec: "BuildSpec", objects: list[Path], out: Path) -> list[str]:
     """The compiler command that links ``objects`` into ``out`` (the build's flags again: link-time
     optimisation and sanitizers need them at the link too)."""
-    cmd = list(spec.toolchain.command)
-    if spec.effective_target:
-        cmd += ["-target", spec.effective_target]
-    cmd += list(spec.flags)
+    cmd = spec.compiler_and_flags()
     if spec.output == "shared":
         cmd += ["-shared", "-fPIC"]
     return cmd + [str(o) for o in objects] + ["-o", str(out)] + list(spec.link_flags)

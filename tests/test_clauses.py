@@ -23,31 +23,30 @@ from conformance.selftest.clause_report import write_clause_page
 from conformance.selftest.controls import CONTROLS
 from conftest import ROOT
 
-SPEC = ROOT.parent / "shared" / "spec" / "orca-spec.txt"
 SCENARIOS = load_suite(ROOT / "scenarios")
 MAP = json.loads((ROOT / "conformance" / "contract" / "clauses.json").read_text(encoding="utf-8"))
 
 
-def _spec_lines() -> list[str]:
-    if not SPEC.exists():
-        pytest.skip(f"no copy of orca-spec.txt at {SPEC} (CI lays shared/ beside the clone)")
-    return text_lines(SPEC.read_bytes())
+@pytest.fixture(scope="module")
+def spec_lines(spec_file: Path) -> list[str]:
+    """The lines of the text (the test skips, with the reason, where no copy is at hand)."""
+    return text_lines(spec_file.read_bytes())
 
 
-def test_every_clause_of_the_map_is_where_it_says_in_the_text() -> None:
-    checks = verify_lines(_spec_lines(), clause_map())
+def test_every_clause_of_the_map_is_where_it_says_in_the_text(spec_lines: list[str]) -> None:
+    checks = verify_lines(spec_lines, clause_map())
     assert len(checks) > 60
     assert [c.clause.id for c in checks if c.status != SAME] == []
 
 
-def test_the_spec_command_checks_the_clauses(capsys) -> None:
-    _spec_lines()
-    assert main(["spec", str(SPEC)]) == 0
+def test_the_spec_command_checks_the_clauses(spec_file: Path, capsys) -> None:
+    assert main(["spec", str(spec_file)]) == 0
     assert "0 moved, 0 changed" in capsys.readouterr().out
 
 
-def test_a_changed_sentence_names_its_clause_and_what_depends_on_it(tmp_path: Path, capsys) -> None:
-    lines = _spec_lines()
+def test_a_changed_sentence_names_its_clause_and_what_depends_on_it(spec_lines: list[str], tmp_path: Path,
+                                                                     capsys) -> None:
+    lines = spec_lines
     cutoff = clause_map().get("agents.cutoff").lines[0]
     edited = lines[:cutoff - 1] + [lines[cutoff - 1].replace(">", ">=", 1)] + lines[cutoff:]
     edited.insert(3, "a line added near the top")
@@ -129,10 +128,10 @@ def test_the_clauses_command_exits_0_with_every_clause_defended_or_argued(capsys
     assert "driver.arrive" in capsys.readouterr().out
 
 
-def test_a_hash_that_does_not_match_the_text_is_named_by_spec() -> None:
+def test_a_hash_that_does_not_match_the_text_is_named_by_spec(spec_lines: list[str]) -> None:
     data = json.loads(json.dumps(MAP))
     data["clauses"][3]["sha256"] = "0" * 64
-    checks = {c.clause.id: c.status for c in verify_lines(_spec_lines(), parse_map(data, "clauses.json"))}
+    checks = {c.clause.id: c.status for c in verify_lines(spec_lines, parse_map(data, "clauses.json"))}
     assert [cid for cid, status in checks.items() if status == CHANGED] == [MAP["clauses"][3]["id"]]
 
 

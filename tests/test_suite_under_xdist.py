@@ -48,7 +48,10 @@ def run(tmp_path: Path, name: str, *extra: str) -> dict[str, tuple[str, str]]:
 def test_each_test_has_its_serial_outcome_on_two_workers(tmp_path: Path) -> None:
     serial = run(tmp_path, "serial", "-p", "no:xdist")
     parallel = run(tmp_path, "parallel", "-n", "2")
-    assert len(serial) >= 20, f"only {len(serial)} tests ran: the comparison would say little"
-    assert {outcome for outcome, _ in serial.values()} == {"passed"}, \
-        {t: o for t, o in serial.items() if o[0] != "passed"}
+    passed = [t for t, (outcome, _) in serial.items() if outcome == "passed"]
+    assert len(passed) >= 20, f"only {len(passed)} tests passed: the comparison would say little"
+    # a skip is an outcome like any other here, as long as it says why (a clone with no copy of
+    # the text beside it skips the tests that read it); a failure or an error never is
+    unexplained = {t: o for t, o in serial.items() if o[0] != "passed" and not (o[0] == "skipped" and o[1].strip())}
+    assert not unexplained, unexplained
     assert parallel == serial

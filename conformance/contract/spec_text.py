@@ -3,11 +3,14 @@
 Contract: ``check(path)`` reads a port author's copy of ``orca-spec.txt`` and says whether it is
 byte for byte the version this suite was built from (its SHA-256), or, when it is not, whether
 it differs only in line endings or trailing white space (the same text, saved differently).
+``locate(explicit)`` finds a copy to read: the path given, else ``$ORCA_SPEC``; ``None`` when
+neither names one (the suite never guesses a folder of its own: a clone has nothing beside it).
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +24,8 @@ SHA256 = "b39370e1253a61320ac0691abf2dcf9e34710449ed7f3b626f25e9877118e689"
 NORMALISED_SHA256 = "b39370e1253a61320ac0691abf2dcf9e34710449ed7f3b626f25e9877118e689"
 """SHA-256 of the text with CRLF/CR turned into LF and trailing white space of each line and of
 the file removed (see ``normalise``)."""
+ENV_VAR = "ORCA_SPEC"
+"""The environment variable that names a copy of the text (for the tests, ``--spec`` also does)."""
 
 
 @dataclass(frozen=True)
@@ -54,3 +59,10 @@ def check(path: Path) -> SpecCheck:
     digest = hashlib.sha256(data).hexdigest()
     same = hashlib.sha256(normalise(data)).hexdigest() == NORMALISED_SHA256
     return SpecCheck(digest == SHA256, digest == SHA256 or same, digest)
+
+
+def locate(explicit: Path | str | None = None) -> Path | None:
+    """The copy of the text to read: ``explicit`` when given, else ``$ORCA_SPEC`` when set and
+    not empty, else ``None``.  Only names a path; whether it exists is the caller's question."""
+    chosen = explicit or os.environ.get(ENV_VAR) or None
+    return Path(chosen).expanduser() if chosen else None

@@ -3,8 +3,8 @@ is missing (the needs themselves are ``runners.needs``).
 
 Contract: ``doctor_columns()`` is every column: the default ones first, then the optional ones.
 ``format_doctor()`` returns the table and the number of columns that cannot run here, then
-says where the shipped sources and scenarios are (``shipped.root``: a checkout, or the copy
-installed with the package).
+says where the shipped sources, scenarios and documents are (``shipped.root``: a checkout, or
+the copy installed with the package).
 """
 
 from __future__ import annotations
@@ -62,6 +62,8 @@ def format_doctor(columns: list[str] | None = None) -> tuple[str, int]:
     lines.append("")
     lines.append(f"doctor: the suite's sources and scenarios are in {shipped.root()} "
                  f"({'a checkout' if shipped.is_checkout() else 'installed with the package'})")
+    lines.append(f"doctor: the documents for a port's author are in {shipped.root() / 'docs'} "
+                 f"(porting.md, protocol.md, spec-notes.md, install.md)")
     if installs:
         lines.append(f"doctor: {blocked} column(s) cannot run here; to install what is missing:")
         lines += [f"  {command}" for command in installs]

@@ -36,6 +36,12 @@ pytestmark = pytest.mark.skipif(not _installed("build"),
 SHIPPED = ("scenarios/", "goldens/", "runners/", "docs/census/census.json", "docs/mutation/equivalent.json",
            "docs/operators/equivalent.json")
 """What the package reads at run time beside its Python code (setup.py copies the same)."""
+DOCUMENTS = ("docs/porting.md", "docs/protocol.md", "docs/spec-notes.md", "docs/install.md")
+"""What a port author reads, which the wheel carries too (with every other ``docs/*.md``)."""
+
+
+def _shipped(name: str) -> bool:
+    return name.startswith(SHIPPED) or (name.startswith("docs/") and name.count("/") == 1 and name.endswith(".md"))
 
 BUILT_OUTPUT = (".o", ".obj", ".a", ".so", ".dylib", ".dll", ".exe", ".wasm", ".pyc")
 
@@ -62,7 +68,7 @@ def built(tmp_path_factory) -> dict:
     wheel, = (top / "dist").glob("*.whl")
     sdist, = (top / "dist").glob("*.tar.gz")
     return {"top": top, "wheel": wheel, "sdist": sdist,
-            "shipped": [name for name in files if name.startswith(SHIPPED)]}
+            "shipped": [name for name in files if _shipped(name)]}
 
 
 def test_the_wheel_carries_every_shipped_file_of_the_checkout_under_conformance_suite(built):
@@ -77,8 +83,10 @@ def test_the_wheel_carries_every_shipped_file_of_the_checkout_under_conformance_
                  "runners/c/controls/", "runners/c/solver/", "runners/c/harness/", "runners/c/cli/",
                  "runners/wasm/", "runners/freestanding/", "runners/skeleton-js/"):
         assert any(n.startswith(kind) for n in listed), f"no {kind} in the wheel"
+    assert set(DOCUMENTS) <= set(listed), "the port author's documents are not in the wheel"
     assert not [n for n in names if n.endswith(BUILT_OUTPUT)]
     assert f"\nVersion: {conformance.__version__}\n" in metadata  # one version number
+    assert "conformance/suite/docs/" in metadata  # the description says where the documents are
 
 
 def test_the_sdist_carries_the_top_level_folders_as_they_are(built):
@@ -110,6 +118,10 @@ def test_the_unpacked_wheel_finds_its_suite_from_an_empty_folder_or_says_what_is
     if shutil.which("cc") or shutil.which("gcc"):
         done = _run(unpacked, empty, "-m", "conformance", "matrix", "--runners", "c", "--scenarios", "orca/head-on-exact")
         assert done.returncode == 0 and "3 passed, 0 failed" in done.stdout, done.stdout[-2000:] + done.stderr
+    done = _run(unpacked, empty, "-m", "conformance", "doctor")
+    docs = unpacked / "conformance" / "suite" / "docs"
+    assert f"documents for a port's author are in {docs}" in done.stdout, done.stdout[-2000:]
+    assert (docs / "protocol.md").is_file() and (docs / "porting.md").is_file()
     (unpacked / "conformance" / "suite" / "runners" / "c" / "solver" / "vector.h").unlink()
     for args in (["doctor"], ["check"], ["--version"]):
         done = _run(unpacked, empty, "-m", "conformance", *args)

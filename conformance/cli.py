@@ -120,6 +120,9 @@ def cmd_matrix(args: argparse.Namespace) -> int:
     from .judge.matrix import run_matrix
     from .runners import default_columns
     shard = parse_shard(args.shard) if args.shard is not None else None  # bad input before anything runs
+    if args.spec is not None:
+        from .contract.clause_quote import use_text
+        _print(use_text(Path(args.spec)))
     suite = Suite.locate(args.suite)
     scenarios = suite.select(args.scenarios or None, args.all)
     ids = default_columns() if args.runner_ids is None else chosen_runners(args.runner_ids)

@@ -98,6 +98,9 @@ def _add_matrix(sub) -> None:
     p.add_argument("--jobs", metavar="N", type=positive_int, default=os.cpu_count() or 1,
                    help="columns run at once, in threads (default: the number of CPUs, here %(default)s)")
     p.add_argument("--shard", metavar="K/N", help=SHARD_HELP)
+    p.add_argument("--spec", metavar="FILE",
+                   help="your copy of orca-spec.txt: red cells quote each clause's own words when it is the pinned "
+                        "version (default: $ORCA_SPEC; without one, each clause in short, in the suite's words)")
     _verbose(p)
 
 

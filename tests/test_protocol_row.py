@@ -102,7 +102,7 @@ def test_a_dump_slip_names_the_clause_and_the_bits() -> None:
     assert cell.clauses() == ["dump.preferred"]
     bits, clause = cell_lines(cell)[1:]
     assert bits.strip().startswith("0x3FEF60262A891537 expected, 0x3FEF4D14A3659131 got (")
-    assert clause.strip().startswith("dump.preferred, porting.md (the state hash): A state dump reports")
+    assert clause.strip().startswith("dump.preferred, porting.md (the state hash), in short: A state dump reports")
     late = row(fake("dump-late"))
     assert late.citation.primary == "dump.preferred" and not late.citation.found  # the nearest clause, said so
     assert cell_lines(late)[2].strip().startswith("nearest clause: dump.preferred")

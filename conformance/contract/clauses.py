@@ -91,11 +91,12 @@ class ClauseMap:
         return tuple(ids)
 
     def cite(self, clause_id: str) -> str:
-        """``agents.cutoff (orca-spec.txt line 39: <paraphrase>; spec-notes note 16)``."""
+        """``agents.cutoff (orca-spec.txt line 39, in short: <paraphrase>; spec-notes note 16)``: the
+        paraphrase is the suite's words, marked as such, never the text's."""
         clause = self.clauses[clause_id]
         notes = [self.clauses[n].where() for n in clause.notes if n in self.clauses]
         tail = f"; {', '.join(notes)}" if notes else ""
-        return f"{clause.id} ({clause.where()}: {clause.says.rstrip('.')}{tail})"
+        return f"{clause.id} ({clause.where()}, in short: {clause.says.rstrip('.')}{tail})"
 
     def expand(self, ids: tuple[str, ...] | list[str]) -> set[str]:
         """The ids with the notes they cite and the clauses that restate them (what a piece that

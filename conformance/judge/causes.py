@@ -46,7 +46,7 @@ def encoding_cause(result: Diagnosis, got: StateDump, reported_hash: str) -> Non
     result.citation = Citation("hash.bytes")
     k = result.step
     canonical = canonical_hash(got.agents)
-    result.headline = "the state hash encoding is wrong: equal states, other hashes"
+    result.headline = result.key = "the state hash encoding is wrong: equal states, other hashes"
     if canonical is None:
         result.cause = (f"the state hash encoding is wrong: the dumped state of step {k} equals the reference's "
                         "bit for bit, but the hashes differ")
@@ -57,6 +57,7 @@ def encoding_cause(result: Diagnosis, got: StateDump, reported_hash: str) -> Non
     if matches:
         result.encoding = matches[0]
         result.headline = f"the state hash encoding is wrong: the port hashes the state written with {matches[0]}"
+        result.key = result.headline
         result.cause = f"{text}; that is the hash of the state written with {matches[0]}"
         if len(matches) > 1:
             result.cause += f" (or {len(matches) - 1} other layouts that give the same bytes for this state)"
@@ -73,7 +74,7 @@ def position_cause(result: Diagnosis, scene: Scene, expected_prev: StateDump, go
     result.citation = Citation("step.phases")
     result.cause = (f"position update (p = p + v*dt) is wrong: same state and preferred velocities at step {k - 1} "
                     f"and every new velocity of step {k} equals the reference's, but the positions differ")
-    result.headline = "the position update p = p + v*dt is wrong"
+    result.headline = result.key = "the position update p = p + v*dt is wrong"
     if diff is None:
         return
     i = diff.agent
@@ -83,9 +84,11 @@ def position_cause(result: Diagnosis, scene: Scene, expected_prev: StateDump, go
         result.cause += (f" (agent {i}: it equals p + v*dt with the velocity of step {k - 1}: the port moved with "
                          "the old velocity, before storing the new one)")
         result.headline += " (it moves with the old velocity)"
+        result.key = result.headline
     elif bits(diff.got) == bits(prev[f]):
         result.cause += f" (agent {i}: the position was not updated)"
         result.headline += " (the position is not updated)"
+        result.key = result.headline
 
 
 def _expected_positions(expected_prev: StateDump, got: StateDump, dt: float) -> StateDump:
@@ -112,8 +115,8 @@ def solver_cause(result: Diagnosis, scene: Scene, runner: Runner, agent: int, ex
     except RunnerError as err:
         told = not provides(runner, "agent_step")  # its hello leaves it out: judged from the scenes alone
         result.kind, result.cause = SOLVER, plain
-        result.headline = (f"agent {agent}'s new velocity differs (the port's agent_step primitive "
-                           f"{'is not provided' if told else 'failed'})")
+        said = f"new velocity differs (the port's agent_step primitive {'is not provided' if told else 'failed'})"
+        result.headline, result.key = f"agent {agent}'s {said}", f"an agent's {said}"
         result.citation = Citation("step.start-state", list(FAMILY_CLAUSES["agent_step"][1:4]), found=False)
         result.notes.append(AGENT_STEP_NOT_PROVIDED if told else f"the port's agent_step primitive failed "
                             f"({err.reason[:200]}), so its constraint assembly and programs could not be told "
@@ -145,7 +148,8 @@ def solver_cause(result: Diagnosis, scene: Scene, runner: Runner, agent: int, ex
                         f"{difference.describe()}{reading}")
         result.citation = boundary or cite_constraint(scene, expected_prev, difference, reference.lines, port.lines,
                                                       reference.hard, runner)
-        result.headline = _list_headline(agent, difference, result.citation)
+        result.headline = _list_headline(f"agent {agent}'s", difference, result.citation)
+        result.key = _list_headline("an agent's", difference, result.citation)
     elif difference is not None:
         result.kind, result.constraint = VELOCITY, difference
         prm = scene.agents[agent].params
@@ -154,8 +158,8 @@ def solver_cause(result: Diagnosis, scene: Scene, runner: Runner, agent: int, ex
         result.cause = (f"solver bug in the linear program or its fallback: {where}, the port's agent_step gives "
                         f"agent {agent} the reference's {_constraints(reference)} but another new velocity "
                         f"({difference.describe()})")
-        result.headline = (f"agent {agent}'s new velocity differs from the same constraints: the linear program "
-                           "or its fallback")
+        said = "new velocity differs from the same constraints: the linear program or its fallback"
+        result.headline, result.key = f"agent {agent}'s {said}", f"an agent's {said}"
     else:
         _composition_cause(result, scene, agent, reference, expected_prev, got)
 
@@ -168,10 +172,11 @@ def brief(text: str) -> str:
     return PARENTHESES.sub("", text)
 
 
-def _list_headline(agent: int, difference: ConstraintDifference, citation: Citation) -> str:
+def _list_headline(whose: str, difference: ConstraintDifference, citation: Citation) -> str:
     """The constraint-list cause in one sentence: the reading, the neighbor search or the
-    primitive that explains the port's list, as found."""
-    what = f"agent {agent}'s constraint list differs"
+    primitive that explains the port's list, as found; ``whose``: "agent 3's" for the headline,
+    "an agent's" for the key cells of one mistake share."""
+    what = f"{whose} constraint list differs"
     if difference.reading:
         return f"{what}: {brief(difference.reading)} reproduces it"
     if citation.found and citation.reading:
@@ -214,6 +219,7 @@ def follow_rounding(result: Diagnosis, scene: Scene, runner: Runner) -> None:
     result.cause += f"; that is rounding: {found.text}"
     result.headline = (f"rounding only at step {result.step} ({result.headline}); the first different decision is "
                        f"at step {found.step}, agent {found.agent}")
+    result.key = f"rounding only at first ({result.key}); a later step decides otherwise"
     if found.difference.index is not None:
         result.headline += f": constraint {found.difference.index} ({found.difference.neighbor or 'its list'})"
     result.citation = Citation(cited.primary, list(cited.others) + ["arith.binary64"], cited.found, cited.reading)
@@ -303,7 +309,7 @@ def _composition_cause(result: Diagnosis, scene: Scene, agent: int, reference: S
                     f"its step gives agent {agent} another velocity: the step does not compose them as the text "
                     "does (agents updated in place, one after the other, instead of every new velocity from the "
                     "start-of-step state; or another time step, preferred velocity or parameter fed to the step)")
-    result.headline = "every primitive agrees but the step does not: the step composes them otherwise"
+    result.headline = result.key = "every primitive agrees but the step does not: the step composes them otherwise"
     if got is not None and sequential_reproduces(scene, expected_prev, got, agent):
         result.cause += f"; an in-place sequential update reproduces the port's velocity of agent {agent}"
-        result.headline = "the step updates the agents in place, one after the other (the primitives agree)"
+        result.headline = result.key = "the step updates the agents in place, one after the other (the primitives agree)"

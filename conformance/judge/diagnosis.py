@@ -56,6 +56,10 @@ class Diagnosis:
     cause: str = ""
     headline: str = ""
     """The cause in one short sentence: what a red cell's first line says (``cause`` says it all)."""
+    key: str = ""
+    """The headline as every cell of the same mistake says it: no agent, step or count of this
+    cell in it (``"an agent's constraint list differs: ..."``); cells are grouped by it, their
+    ``kind`` and their clauses (judge/cell_groups.py), never by their words otherwise."""
     kind: str = ""
     """The cause as a key: hash-encoding, load, driver, position-update, constraints, velocity,
     composition, solver (or empty when nothing could be said)."""
@@ -122,7 +126,7 @@ class Diagnosis:
             c = self.constraint
             constraint = {"agent": c.agent, "index": c.index, "neighbor": c.neighbor, "field": c.field,
                           "expected": c.expected, "got": c.got, "reading": c.reading}
-        return {"step": self.step, "state": diff(self.state), "cause": self.cause, "kind": self.kind,
+        return {"step": self.step, "state": diff(self.state), "cause": self.cause, "kind": self.kind, "key": self.key,
                 "preferred": diff(self.preferred), "constraint": constraint, "encoding": self.encoding,
                 "non_finite": self.non_finite, "vector_family": self.vector_family, "vector_case": self.vector_case,
                 "vector_detail": self.vector_detail, "notes": list(self.notes), "summary": self.summary(),
@@ -176,6 +180,7 @@ def diagnose(scene: Scene, step: int, runner: Runner, reference: Runner, reporte
             result.kind = LOAD
             result.cause = f"the port's dump of step {step} has {len(got.agents)} agents, the scene {len(expected.agents)}"
             result.headline = f"the port's state has {len(got.agents)} agents, the scene {len(expected.agents)}"
+            result.key = "the port's state has another number of agents than the scene"
             result.citation = Citation("scene.indices")
             return result
         _check_consistency(result, got, reported_hash)
@@ -184,7 +189,7 @@ def diagnose(scene: Scene, step: int, runner: Runner, reference: Runner, reporte
     if step == 0:
         if result.state is not None:
             result.kind = LOAD
-            result.cause = result.headline = "the initial state differs: the scene was not loaded exactly"
+            result.cause = result.headline = result.key = "the initial state differs: the scene was not loaded exactly"
             result.citation = Citation("scene.numbers", ["arith.state"])
             _precision(result, _later_states(runner, reference, scene, step, got, expected))
         return result
@@ -265,6 +270,7 @@ def _precision(result: Diagnosis, states: tuple[list[float], list[float]]) -> No
         short = f"the port's {what} on {found}"
     result.cause = f"{finding}; {result.cause}" if result.cause else finding
     result.headline = f"{short}; {result.headline}" if result.headline else short
+    result.key = f"{short}; {result.key}" if result.key else short
     others = result.citation.ids if result.citation is not None else []
     result.citation = Citation("arith.state", ["arith.binary64"] + others)
 
@@ -321,9 +327,11 @@ def _step_cause(result: Diagnosis, scene: Scene, runner: Runner, expected: State
         result.cause = (f"driver bug: the preferred velocities computed from step {k - 1} already differ "
                         f"({result.preferred.describe()})")
         result.headline = f"driver bug: agent {result.preferred.agent}'s preferred velocity from step {k - 1} differs"
+        result.key = "driver bug: an agent's preferred velocity differs"
         port = [v for row in got_prev.agents for v in row[4:6]]
         if rounded_to_float32(port, [v for row in expected_prev.agents for v in row[4:6]], minimum=2):
             result.headline += " (a value rounded to float32: the port's preferred velocities are float32)"
+            result.key += " (a value rounded to float32: the port's preferred velocities are float32)"
             result.cause += "; every preferred velocity of the port that differs is the reference's rounded to float32"
         agent = result.preferred.agent
         result.citation = cite_driver(scene, expected_prev, agent, k - 1, tuple(got_prev.agents[agent][4:6]),
@@ -342,6 +350,7 @@ def _step_cause(result: Diagnosis, scene: Scene, runner: Runner, expected: State
                         f"and preferred velocities of step {k - 1}: the failure is in its step, not in the state it "
                         "started from")
         result.headline = f"the port's step {k} failed from the reference's state of step {k - 1}"
+        result.key = "the port's step failed from the reference's state of the step before"
         result.citation = Citation("step.phases", ["step.start-state"], found=False)
         return
     solver_cause(result, scene, runner, agent, expected_prev, got)

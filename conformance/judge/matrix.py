@@ -26,7 +26,8 @@ from .cell import DIVERGED, ERROR, PASS, SKIPPED, STATUSES, Cell, status_text  #
 from .matrix_clock import ColumnMeter, MatrixClock
 from .protocol_row import PROTOCOL_ROW, protocol_cell
 from .provided import NOT_PROVIDED, asked, not_provided_reason, tally
-from .vector_failure import VectorFailure, describe_case, rounding_only
+from .line_fit import INDENT, WIDTH, fit_pieces
+from .vector_failure import VectorFailure, describe_case, result_pieces, rounding_only
 from ..data.goldens import OK as GOLDEN_OK
 from ..data.goldens import golden_status
 from ..progress import Progress
@@ -120,8 +121,8 @@ def attach_vector_failure(diagnosis: Diagnosis, vector_failure: tuple[str, int] 
                                                     cause=f"at the step: {diagnosis.cause}" if diagnosis.cause
                                                     else "the step shows it")
             diagnosis.citation = Citation("arith.binary64", diagnosis.citation.ids if diagnosis.citation else [])
-            diagnosis.headline = ("the floating-point evaluation differs, not the logic: the formula primitives "
-                                  "differ by rounding only")
+            diagnosis.headline = diagnosis.key = ("the floating-point evaluation differs, not the logic: the formula "
+                                                  "primitives differ by rounding only")
 
 
 UNDIAGNOSED_ERRORS = ("no reply to", "exceeded", "budget", "without a newline", "fuel exhausted", "build failed",
@@ -247,6 +248,7 @@ def vector_cell(runner: Runner, folder: Path) -> tuple[Cell, VectorFailure | Non
             got = results[bad[0]] if len(results) == len(cases) else "(wrong number of results)"
             detail = describe_case(name, cases[bad[0]]["args"], cases[bad[0]]["result"], got)
             failure = VectorFailure(name, bad[0], detail)
+            failure.results = result_pieces(name, cases[bad[0]]["result"], got)
             failure.citation = cite_vector_cases(name, cases, results, bad)
             failure.where = f"{name}, case {bad[0]} of {len(cases)} ({len(bad)} bad)"
             cell.reason = (f"first failing primitive: {failure.where}: {detail}; "
@@ -282,8 +284,7 @@ def _vector_brief(cell: Cell, failure: VectorFailure, families: str) -> list[str
         head = f"the floating-point evaluation differs, not the logic ({failure.rounding} differ by rounding only); {head}"
     if failure.citation is not None:
         head += f" (breaks {failure.citation.primary})"
-    results = failure.detail[failure.detail.find("expected "):] if "expected " in failure.detail else failure.detail
-    return [head, results]
+    return [head, fit_pieces(failure.results, WIDTH - len(INDENT)) if failure.results else failure.detail]
 
 
 def run_matrix(scenarios: list[Scenario], runners: list[str | Runner], goldens: Path,

@@ -62,6 +62,9 @@ class ConstraintDifference:
     """(family, its arguments, the port's answer) when the port's own neighbour primitive disagrees."""
     tie: str = ""
     """"the port breaks a tie otherwise: ..." when its neighbour order differs first at two equal distances."""
+    expected_value: float | None = None
+    got_value: float | None = None
+    """The two doubles behind ``expected`` and ``got`` (a P, N or velocity component), when they are one value each."""
 
     def describe(self) -> str:
         if self.index is None:
@@ -143,7 +146,8 @@ def compare_steps(scene: Scene, state: StateDump, agent: int, reference: StepRes
             for f in range(4):
                 if bits(want[f]) != bits(have[f]):
                     found = ConstraintDifference(agent, offset + j, names[offset + j], PLANE_FIELDS[f],
-                                                 hex_value(want[f]), hex_value(have[f]))
+                                                 hex_value(want[f]), hex_value(have[f]),
+                                                 expected_value=want[f], got_value=have[f])
                     return _with_reading(found, scene, state, port)
         if len(want_part) != len(have_part):
             j = min(len(want_part), len(have_part))
@@ -156,7 +160,8 @@ def compare_steps(scene: Scene, state: StateDump, agent: int, reference: StepRes
             return _with_reading(found, scene, state, port)
     for name, want, have in (("velocity.x", reference.vx, port.vx), ("velocity.y", reference.vy, port.vy)):
         if bits(want) != bits(have):
-            return ConstraintDifference(agent, None, "", name, hex_value(want), hex_value(have))
+            return ConstraintDifference(agent, None, "", name, hex_value(want), hex_value(have),
+                                        expected_value=want, got_value=have)
     return None
 
 

@@ -2,7 +2,9 @@
 
 Contract: ``describe_case(family, args, expected, got)`` names one failing case with its
 decoded arguments, expected and actual results (named by ``ARG_NAMES`` and ``RESULT_NAMES``;
-a malformed value is shown raw).  ``rounding_only(family, expected, got)`` is the largest ulp
+a malformed value is shown raw); ``result_pieces(family, expected, got)`` are the expected and
+actual results alone, as pieces of a line that drop decimals and list contents before any bit
+pattern (line_fit.py).  ``rounding_only(family, expected, got)`` is the largest ulp
 distance of one case when every integer and list shape agrees and every double is as close as
 rounding makes it (``ROUNDING_ULPS``, ``ROUNDING_SCALE``), else None.  ``VectorFailure`` is the
 ``(family, case)`` pair with that detail, as the vectors row hands it to a scenario cell's
@@ -15,7 +17,8 @@ from typing import Sequence
 
 from ..data import vectors
 from ..contract.float_bits import ulp_distance
-from .state_difference import hex_value
+from .line_fit import Piece
+from .state_difference import hex_bits, hex_value
 
 
 ROUNDING_ULPS = 4
@@ -69,6 +72,8 @@ class VectorFailure(tuple):
     """The clause the failing cases break (judge/citation.py), set by the vectors row."""
     where: str = ""
     """"family, case i of n (k bad)", set by the vectors row."""
+    results: "list[Piece]"
+    """The case's expected and actual results (``result_pieces``), set by the vectors row."""
 
     def __new__(cls, family: str, case: int, detail: str = "", rounding: str = "") -> "VectorFailure":
         self = super().__new__(cls, (family, case))
@@ -76,6 +81,7 @@ class VectorFailure(tuple):
         self.rounding = rounding
         self.citation = None
         self.where = family
+        self.results = []
         return self
 
     @property
@@ -150,3 +156,34 @@ def describe_case(family: str, args: list, expected: list, got) -> str:
     return (f"args {_readable_values(fam.args, arg_names, args)}; "
             f"expected {_readable_values(fam.result, result_names, expected)}; "
             f"got {_readable_values(fam.result, result_names, got)}")
+
+
+def _value_pieces(codes: Sequence[str], names: Sequence[str], encoded) -> list[Piece]:
+    """``name=value, ...`` of one result as pieces: a double's bits kept and its decimal droppable,
+    a list's items droppable for their count; a malformed result droppable for a word."""
+    try:
+        if not isinstance(encoded, list) or len(encoded) != len(codes):
+            raise ValueError("shape")
+        values = [vectors.decode_value(c, v) for c, v in zip(codes, encoded)]
+    except (TypeError, ValueError, IndexError):
+        return [Piece(repr(encoded)[:300], 2, "(malformed)")]
+    out: list[Piece] = []
+    for k, (name, code, value) in enumerate(zip(names, codes, values)):
+        out.append(Piece(f"{', ' if k else ''}{name}="))
+        if code == "d":
+            out += [Piece(hex_bits(value)), Piece(f" ({value!r})", 3)]
+        elif code in ("i", "s"):
+            out.append(Piece(repr(value)))
+        else:
+            out.append(Piece(_readable(code, value), 2, f"[{len(value)} item{'' if len(value) == 1 else 's'}]"))
+    return out
+
+
+def result_pieces(family: str, expected: list, got) -> list[Piece]:
+    """``expected <result>; got <result>`` of one failing case, as pieces (``_value_pieces``)."""
+    fam = vectors.FAMILY_BY_NAME.get(family)
+    if fam is None:
+        return [Piece("expected "), Piece(repr(expected), 2, "(a result)"), Piece(", got "), Piece(repr(got), 2, "(another)")]
+    names = RESULT_NAMES.get(family, tuple(f"result{k}" for k in range(len(fam.result))))
+    return ([Piece("expected ")] + _value_pieces(fam.result, names, expected) + [Piece("; got ")]
+            + _value_pieces(fam.result, names, got))

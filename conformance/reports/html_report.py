@@ -2,8 +2,9 @@
 
 Contract: ``html_page(doc)`` takes a report or merged document and returns one HTML string
 with inline CSS.  It reads top-down: the distinct causes of the red cells first ("What
-failed", each once with the cells that say it), then the matrix, then each red cell as a cause
-box (its short form: judge/cell_text.py), its pictures, and its whole diagnosis folded in a
+failed": each cause once, grouped by its typed fields in judge/cell_groups.py, with the cells
+that say it folded in a ``<details>``), then the matrix, then each red cell as a cause box (its
+short form: judge/cell_text.py), its pictures, and its whole diagnosis folded in a
 ``<details>`` (with, for a cell that carries a ``picture``, an inline SVG of the reference and
 the runner around the first divergent step with the divergent agent marked).
 When the diagnosis carries a ``divergence`` series (divergence.py), the cell also shows how the
@@ -26,7 +27,8 @@ from importlib import resources
 from string import Template
 
 from .divergence_drawing import divergence_chart_svg, divergence_overlay_svg
-from .brief import brief_of, cause_groups
+from .brief import brief_of
+from ..judge.cell_groups import CauseGroup, group_report_cells
 from .drawing import neighborhood_svg
 from ..judge.matrix import DIVERGED, ERROR, NOT_PROVIDED, PASS, SKIPPED, status_text
 
@@ -90,20 +92,35 @@ def _cause_box(cell: dict, column: str) -> str:
 
 
 def _causes(doc: dict) -> str:
-    """Each distinct cause of the red cells once, with the cells that say it: read before the matrix."""
-    groups = cause_groups(doc["cells"])
+    """Each distinct cause of the red cells once (judge/cell_groups.py: grouped by kind, key and
+    clauses), with the cells that say it folded under it: read before the matrix."""
+    groups = group_report_cells(doc["cells"])
     if not groups:
         return ""
-    items = []
-    for g in groups[:MAX_CAUSES]:
-        cells = ", ".join(f'<a href="#{_anchor(c["row"], g.column)}">{escape(c["row"])}</a>' for c in g.cells[:8])
-        more = f" and {len(g.cells) - 8} more" if len(g.cells) > 8 else ""
-        items.append(f'<div class="cause"><b>{g.status}</b> on <code>{escape(g.column)}</code>, '
-                     f"{len(g.cells)} cell{'s' if len(g.cells) != 1 else ''}: {escape(g.cause)}"
-                     f"<br><small>{cells}{more}</small></div>")
+    items = [_cause_group(g) for g in groups[:MAX_CAUSES]]
     if len(groups) > MAX_CAUSES:
         items.append(f'<p class="note">{len(groups) - MAX_CAUSES} more causes: see each red cell below.</p>')
     return "<h2>What failed</h2>\n" + "\n".join(items)
+
+
+def _cause_group(group: CauseGroup) -> str:
+    """One cause: status, column, "N cells: <cause> (breaks <clause>)", the first cell's values and
+    the clause, then every cell (scenario@step, agent, linked to its detail) in a ``<details>``."""
+    cause, first = group.cause, group.members[0]
+    _, *rest = brief_of(first)
+    if len(group.members) == 1:
+        said = escape(brief_of(first)[0].split("]: ", 1)[-1])
+        where = f'<a href="#{_anchor(first["row"], cause.column)}">{escape(first["row"])}</a>: '
+        lines = "".join(f"<br><small>{escape(line)}</small>" for line in rest)
+        return (f'<div class="cause"><b>{cause.status}</b> on <code>{escape(cause.column)}</code>, 1 cell: '
+                f"{where}{said}{lines}</div>")
+    label = escape(group.places[0].text())
+    lines = "".join(f"<br><small>{label + ': ' if k == 0 else ''}{escape(line)}</small>" for k, line in enumerate(rest))
+    cells = ", ".join(f'<a href="#{_anchor(c["row"], cause.column)}">{escape(p.text())}</a>'
+                      for c, p in zip(group.members, group.places))
+    return (f'<div class="cause"><b>{cause.status}</b> on <code>{escape(cause.column)}</code>, '
+            f"{escape(cause.headline(len(group.members)))}{lines}"
+            f"<details><summary>the {len(group.members)} cells</summary><small>{cells}</small></details></div>")
 
 
 MAX_CAUSES = 12

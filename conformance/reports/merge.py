@@ -20,6 +20,7 @@ from ..contract import schema_files
 from ..errors import InputError
 from .html_report import html_page
 from ..jsonfile import write_json_atomic, write_text_atomic
+from ..judge.cell_groups import group_report_cells
 from ..judge.matrix import NOT_PROVIDED, PASS, SKIPPED, STATUSES
 from .report import markdown
 from .shards import combine_shards
@@ -78,6 +79,7 @@ def merge_reports(reports: list[tuple[str, dict]]) -> dict:
         "rows": rows,
         "summary": {**counts, "compared": sum(c["compared"] for c in cells)},
         "cells": cells,
+        "causes": [g.to_json() for g in group_report_cells(cells)],
         "notes": notes,
     }
     merged["architectures"] = architectures(merged)

@@ -3,7 +3,9 @@
 Contract: ``build_report(result, suite)`` turns a MatrixResult into one JSON document with a
 header (suite version, goldens digest, OS, architecture, CPU, Python, each runner's compiler
 and flags, wasmtime and node versions, start time; a shard's ``shard`` and ``run_columns``) and
-one record per cell (status, first divergent step, diagnosis, time taken).  ``write_reports``
+one record per cell (status, first divergent step, diagnosis, time taken; a red cell's short form
+``brief`` and its typed ``cause``), and ``causes``: the red cells grouped by cause
+(judge/cell_groups.py), each cause once with its cells.  ``write_reports``
 writes ``report.json``, ``junit.xml`` (each test suite with the suite version, goldens digest,
 platform and shard as properties), ``matrix.md`` and ``matrix.html`` into a folder, atomically.  ``goldens_digest`` identifies the
 exact goldens a report was made against, so that ``merge`` can refuse to mix them.
@@ -22,6 +24,7 @@ from .. import __version__
 from .brief import brief_of
 from .html_report import html_page
 from ..jsonfile import write_json_atomic, write_text_atomic
+from ..judge.cell_groups import cause_json, group_cells
 from ..judge.cell_text import cell_lines
 from ..judge.matrix import DIVERGED, ERROR, NOT_PROVIDED, PASS, SKIPPED, STATUSES, Cell, MatrixResult, status_text
 from ..data.suite import Suite
@@ -92,13 +95,17 @@ def build_report(result: MatrixResult, suite: Suite, started: _dt.datetime | Non
         "rows": list(result.rows),
         "summary": {**counts, "compared": result.compared()},
         "cells": [_cell_json(result.cells[(row, r)]) for row in result.rows for r in result.runners],
+        "causes": [g.to_json() for g in group_cells([result.cells[(row, r)] for row in result.rows
+                                                     for r in result.runners])],
     }
 
 
 def _cell_json(cell: Cell) -> dict:
-    """A cell as the report holds it: with its short form (``brief``) when it is red."""
-    brief = cell_lines(cell) if cell.status in (DIVERGED, ERROR) else []
-    return {**cell.to_json(), "brief": [line.strip() for line in brief]}
+    """A cell as the report holds it: with its short form (``brief``) and its cause (``cause``,
+    what cells of one mistake share: judge/cell_groups.py) when it is red."""
+    if cell.status not in (DIVERGED, ERROR):
+        return {**cell.to_json(), "brief": []}
+    return {**cell.to_json(), "brief": [line.strip() for line in cell_lines(cell)], "cause": cause_json(cell)}
 
 
 

@@ -4,7 +4,7 @@ Contract: ``combine_shards(reports, notes)`` takes (file, report) pairs and retu
 they hold, in the order first met: a report without a ``shard`` header is a run of its own; the
 shards of one run (the same platform, suite version, N, ``run_columns`` and rows) become one
 report whose columns are in the run's order and whose cells are ordered as an unsharded
-report's, with the summary counted again: so the N shard reports of a run give that run's
+report's, with the summary counted and the causes grouped again: so the N shard reports of a run give that run's
 report, cell for cell.  Each run comes with the headers of its files (each with ``file``).  A
 shard given twice is fine when it says the same; two reports that give one cell a different
 status, step, reason or count of compared states are bad input (``InputError``).  A shard of
@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import InputError
+from ..judge.cell_groups import group_report_cells
 from ..judge.matrix import STATUSES, status_text
 from ..runners.shard import columns_of
 
@@ -83,6 +84,8 @@ def _combine(shards: list[tuple[str, dict]], notes: list[str]) -> Run:
     header.update(started=min(h["started"] for h in headers), seconds=sum(h["seconds"] for h in headers))
     report = {**first, "header": header, "runners": {c: runners[c] for c in columns}, "cells": ordered,
               "summary": {**counts, "compared": sum(c["compared"] for c in ordered)}}
+    if "causes" in first:  # grouped again over every shard's cells, as the unsharded run groups them
+        report["causes"] = [g.to_json() for g in group_report_cells(ordered)]
     return Run(report, headers)
 
 

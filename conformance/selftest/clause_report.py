@@ -37,7 +37,7 @@ def spec_report(path: Path, scenarios: Callable[[], list], say: Callable[[str], 
     if changed:
         depends = dependents(scenarios())
         for check in changed:
-            say(f"  CHANGED {check.clause.id} ({check.clause.where()}: {check.clause.says})")
+            say(f"  CHANGED {check.clause.id} ({check.clause.where()}, in short: {check.clause.says})")
             for kind, names in depends.get(check.clause.id, {}).items():
                 say(f"          {kind}: {', '.join(names)}")
     return not result.exact

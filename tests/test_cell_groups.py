@@ -8,7 +8,6 @@ text only when it is at hand (a synthetic text stands in for it where the real o
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -38,7 +37,7 @@ HEX = re.compile(r"0x[0-9A-F]+")
 @pytest.fixture(autouse=True)
 def no_text(monkeypatch):
     """No copy of the text unless a test gives one."""
-    monkeypatch.delenv(clause_quote.ENV, raising=False)
+    monkeypatch.delenv(spec_text.ENV_VAR, raising=False)
     monkeypatch.setattr(clause_quote, "_chosen", [])
     clause_quote.load_quotes.cache_clear()
     yield
@@ -134,7 +133,7 @@ def _synthetic_text(tmp_path: Path, monkeypatch, words: str, pin: bool = True) -
 
 def test_with_the_pinned_text_a_clause_is_quoted_verbatim(tmp_path: Path, monkeypatch):
     words = "For agent A with neighbour B: a = b = pB - pA, the words of a synthetic text"
-    monkeypatch.setenv(clause_quote.ENV, str(_synthetic_text(tmp_path, monkeypatch, words)))
+    monkeypatch.setenv(spec_text.ENV_VAR, str(_synthetic_text(tmp_path, monkeypatch, words)))
     line = cell_lines(_cell("orca/a", 0))[2]
     assert line == f'{INDENT}agents.inputs, orca-spec.txt line 51: "{words}"', line
     long = clause_line(["agents.inputs"], True, clause_quote.SpecQuotes(("x " * 300,) * 51, tmp_path))
@@ -142,7 +141,7 @@ def test_with_the_pinned_text_a_clause_is_quoted_verbatim(tmp_path: Path, monkey
 
 
 def test_a_span_that_is_not_the_clause_is_never_quoted(tmp_path: Path, monkeypatch):
-    monkeypatch.setenv(clause_quote.ENV, str(_synthetic_text(tmp_path, monkeypatch, "other words", pin=False)))
+    monkeypatch.setenv(spec_text.ENV_VAR, str(_synthetic_text(tmp_path, monkeypatch, "other words", pin=False)))
     line = cell_lines(_cell("orca/a", 0))[2]
     assert ", in short: " in line and "other words" not in line
 
@@ -157,18 +156,9 @@ def test_another_version_of_the_text_gives_the_paraphrase(tmp_path: Path, capsys
     assert clause_quote.spec_quotes() is None
 
 
-def _real_text() -> Path | None:
-    for candidate in (os.environ.get(clause_quote.ENV), ROOT.parent / "shared" / "spec" / spec_text.FILE_NAME):
-        if candidate and Path(candidate).is_file() and spec_text.check(Path(candidate)).same_text:
-            return Path(candidate)
-    return None
-
-
-@pytest.mark.skipif(_real_text() is None, reason="the pinned orca-spec.txt is not here ($ORCA_SPEC or "
-                    "../shared/spec/orca-spec.txt beside the repository): the suite never ships it")
-def test_the_real_text_is_quoted_in_its_own_words(monkeypatch):
-    path = _real_text()
-    monkeypatch.setenv(clause_quote.ENV, str(path))
+def test_the_real_text_is_quoted_in_its_own_words(spec_file: Path, monkeypatch):
+    path = spec_file
+    monkeypatch.setenv(spec_text.ENV_VAR, str(path))
     line = cell_lines(_cell("orca/a", 0))[2]
     quoted = re.search(r'line 51: "(.*)"$', line)
     assert quoted is not None and "in short" not in line, line

@@ -14,7 +14,6 @@ match).  Nothing here ever returns words that are not the text's.
 from __future__ import annotations
 
 import hashlib
-import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -22,9 +21,6 @@ from pathlib import Path
 from ..errors import InputError
 from . import spec_text
 from .clauses import SPEC, Clause, clause_text, text_lines
-
-ENV = "ORCA_SPEC"
-"""The environment variable naming a copy of orca-spec.txt to quote from."""
 
 _chosen: list[Path] = []
 """The copy ``use_text`` chose for this process (matrix --spec), if any."""
@@ -69,7 +65,7 @@ def use_text(path: Path) -> str:
 def spec_quotes() -> SpecQuotes | None:
     """The chosen copy's quotes (``use_text``), else ``$ORCA_SPEC``'s, when it is the pinned
     version; None otherwise (no copy, an unreadable file, another version)."""
-    path = _chosen[0] if _chosen else (Path(os.environ[ENV]) if os.environ.get(ENV) else None)
+    path = spec_text.locate(_chosen[0] if _chosen else None)
     if path is None:
         return None
     try:

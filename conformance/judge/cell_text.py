@@ -3,7 +3,9 @@
 Contract: ``format_table(result, verbose)`` gives the table (rows scenarios, columns runners, one
 status per cell) and, below it, every cell that is not PASS: a SKIPPED column once, with the
 doctor's line of what it needs; a NOT PROVIDED vectors row as one line (the families the port's
-hello leaves out; not a red cell); a DIVERGED or ERROR cell as ``cell_lines``.
+hello leaves out; not a red cell); a DIVERGED or ERROR cell as ``cell_lines``, except that a
+column whose every cell is the same undiagnosed ERROR (its port died at start-up) is one entry
+for the column, ``every row (N cells)``, not N copies.
 
 ``cell_lines(cell)`` is a red cell in at most three lines: a headline (status, row, runner,
 step, agent, field, the cause in one sentence, the clause it breaks), then, in at most
@@ -19,7 +21,7 @@ import textwrap
 
 from ..contract.clauses import clause_map
 from .diagnosis import Diagnosis
-from .matrix import NOT_PROVIDED, PASS, SKIPPED, Cell, MatrixResult
+from .matrix import ERROR, NOT_PROVIDED, PASS, SKIPPED, Cell, MatrixResult
 from .state_difference import hex_bits
 
 WIDTH = 200
@@ -102,7 +104,8 @@ def cell_lines(cell: Cell, verbose: bool = False) -> list[str]:
 def format_table(result: MatrixResult, verbose: bool = False) -> str:
     """Rows scenarios, columns runners, one status per cell; then each red cell (``cell_lines``;
     a SKIPPED column also gets the doctor's needs line: what is missing and how to install it;
-    a NOT PROVIDED row is one line with its reason)."""
+    a NOT PROVIDED row is one line with its reason; a column that is the same undiagnosed ERROR
+    in every row is one entry)."""
     from ..runners.needs import needs_line
     first = max([len("scenario")] + [len(r) for r in result.rows])
     widths = [max([len(r)] + [len(result.cells[(row, r)].short()) for row in result.rows if (row, r) in result.cells])
@@ -121,8 +124,34 @@ def format_table(result: MatrixResult, verbose: bool = False) -> str:
         lines.append(f"         {needs_line(runner)}")
     lines.extend(f"{c.status} {c.row} [{c.runner}]: {c.reason}" for c in details if c.status == NOT_PROVIDED)
     red = [c for c in details if c.status not in (SKIPPED, NOT_PROVIDED)]
+    once = _one_reason_columns(red, len(result.rows))
     for c in red:
-        lines.extend(cell_lines(c, verbose))
+        if c.runner not in once:
+            lines.extend(cell_lines(c, verbose))
+        elif c is once[c.runner][0]:
+            lines.extend(_column_lines(once[c.runner], verbose))
     if red and not verbose:
         lines.append(VERBOSE_HINT)
     return "\n".join(lines)
+
+
+def _one_reason_columns(red: list[Cell], rows: int) -> dict[str, list[Cell]]:
+    """The columns whose every cell (all ``rows`` of them) is the same ERROR, undiagnosed (a
+    port that could not start, or died at its hello): their cells by runner, to be told once,
+    not once a row."""
+    by_runner: dict[str, list[Cell]] = {}
+    for c in red:
+        by_runner.setdefault(c.runner, []).append(c)
+    return {runner: cells for runner, cells in by_runner.items()
+            if len(cells) == rows > 1 and len({(c.status, c.reason) for c in cells}) == 1 and cells[0].status == ERROR
+            and all(c.diagnosis is None and not c.brief for c in cells)}
+
+
+def _column_lines(cells: list[Cell], verbose: bool) -> list[str]:
+    """One column's identical ERROR cells as one entry: ``cell_lines`` of the first, its row
+    replaced by how many cells it stands for."""
+    first = cells[0]
+    lines = cell_lines(first, verbose)
+    head = f"{first.status:<8} {first.row} [{first.runner}]: "
+    lines[0] = f"{first.status:<8} every row ({len(cells)} cells) [{first.runner}]: " + lines[0][len(head):]
+    return lines

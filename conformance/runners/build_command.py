@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .build import Artifact, BuildFailed, BuildSpec, ToolchainMissing, build, zig_available
+from .c_sources import C_DIR
 from ..errors import InputError, did_you_mean
 
 KINDS = {"executable": "the C CLI port, an executable that speaks docs/protocol.md",
@@ -116,7 +117,7 @@ class BuiltPort:
                f"  defines   {' '.join(spec.defines) or '-'}",
                f"  link      {' '.join(spec.link_flags) or '-'}",
                f"  target    {spec.effective_target or 'host'}",
-               f"  sources   {self.plan.sources or 'runners/c'}",
+               f"  sources   {self.plan.sources or C_DIR}",
                f"  compile   {shlex.join(spec.command_line(self.path))}",
                f"  sha256    {self.sha256}",
                f"  size      {self.size} bytes",

@@ -23,6 +23,7 @@ from .data.lint import lint_suite
 from .progress import Progress
 from .contract.scenario import canonical_json, one_line
 from .data.suite import Suite
+from .jsonfile import writable_file, writable_folder
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -114,7 +115,9 @@ def _write_reports(result, suite: Suite, folder: str, header: dict | None = None
 
 
 def cmd_matrix(args: argparse.Namespace) -> int:
-    """Every scenario on every runner, compared with the goldens; the suite's main job."""
+    """Every scenario on every runner, compared with the goldens; the suite's main job.  Bad
+    input (shard, scenarios, runners, goldens and vectors, the report folder) is found before
+    the first build or cell."""
     from .judge.gate import judge_matrix
     from .judge.cell_text import format_table
     from .judge.matrix import run_matrix
@@ -126,6 +129,9 @@ def cmd_matrix(args: argparse.Namespace) -> int:
     suite = Suite.locate(args.suite)
     scenarios = suite.select(args.scenarios or None, args.all)
     ids = default_columns() if args.runner_ids is None else chosen_runners(args.runner_ids)
+    goldens.require_readable(suite.goldens_dir, scenarios, with_vectors=not args.no_vectors)
+    if args.report:
+        writable_folder(args.report, "--report")  # before the first build or cell, not after the run
     header = {}
     if shard is not None:
         header = shard.header(ids)
@@ -162,7 +168,8 @@ def cmd_text(args: argparse.Namespace) -> int:
 def cmd_build(args: argparse.Namespace) -> int:
     """Build one column's port (CLI executable, shared library or wasm module) to a chosen path."""
     from .runners.build_command import CannotBuild, build_port, output_path, plan
-    chosen = plan(args.column)
+    chosen = plan(args.column, Path(args.sources) if args.sources else None)
+    writable_file(args.out, "--out", folder_ok=True)
     out = output_path(chosen, Path(args.out))
     _print(chosen.headline())
     try:
@@ -185,6 +192,7 @@ def cmd_census(args: argparse.Namespace) -> int:
 def cmd_merge(args: argparse.Namespace) -> int:
     """Combine per-platform reports into one matrix (JSON, Markdown, HTML)."""
     from .reports.merge import load_report, merge_reports, write_merged
+    writable_folder(args.out, "--out")
     reports = [(str(p), load_report(Path(p))) for p in args.reports]
     merged = merge_reports(reports)
     for note in merged["notes"]:
@@ -205,6 +213,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.suffix.lower() not in (".svg", ".png", ".gif"):
         raise InputError("command line", "--out", "the picture must end in .svg, .png or .gif")
+    writable_file(out, "--out")
     try:
         frames, runner_id = render_on(scenario, args.runner, out, args.every, args.steps)
     except RenderFailed as err:
@@ -234,6 +243,8 @@ def cmd_mutate(args: argparse.Namespace) -> int:
     from .selftest.mutate import default_timeout
     timeout = args.timeout if args.timeout is not None else default_timeout(args.sanitize)
     out = Path(args.out) if args.out else None
+    if out is not None:
+        writable_folder(out, "--out")
     # fails on survivors nobody has reviewed (a new gap or a stale equivalence claim)
     return _exit(score_mutants(mutants, suite.root, args.jobs, timeout, out, _print, sanitizer=args.sanitize) > 0)
 
@@ -265,6 +276,9 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     if args.count is not None and args.count < 1:
         raise InputError("command line", "--count", "must be at least 1")
     shrink_to = Path(args.shrink_to) if args.shrink_to else None
+    for option, folder in (("--shrink-to", shrink_to), ("--report", args.report)):
+        if folder:
+            writable_folder(folder, option)
     if args.controls and args.protocol:
         raise InputError("command line", "--protocol", "not with --controls (the controls run the scenes only)")
     if args.controls:

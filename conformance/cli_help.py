@@ -106,8 +106,13 @@ the ids, where they stand and what they say.""",
         "build one column's port (executable, shared library or wasm module) to a path", """
 Build one column's port through the suite's own build (content-keyed cache: a
 second build is instant) and copy it to --out.  Prints the compiler, flags,
-target and SHA-256 of what it built and the matrix command line that gates it.""",
+target and SHA-256 of what it built and the matrix command line that gates it.
+With --sources DIR it builds your edited copy of runners/c instead, with the
+very flags of the column (-std=c99 -ffp-contract=off -fno-fast-math and the
+column's own), so the result is what the column would run with your edit; a
+DIR that is not such a copy is bad input, before anything compiles.""",
         ("orca-conformance build c:cli --out ./orca-port",
+         "orca-conformance build c:cli --sources my-c --out ./orca-port   # an edited copy of runners/c",
          "orca-conformance build wasm --out orca.wasm",
          "orca-conformance build c --out liborca.so"),
         ok="the port was built and copied", failed="the toolchain is missing or the compile failed"),

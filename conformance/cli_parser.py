@@ -7,14 +7,18 @@ maps to the function that runs it, so this module imports no handler.  Every sub
 one example (``epilog``; texts in ``cli_help``).  Lists of ids in the help come from the
 registries (``runners.known_ids``, ``build_command.buildable_by_kind``), never from a list
 written here.  An unknown subcommand raises ``UsageError``, whose text is one line:
-``unknown command 'matrx'; did you mean 'matrix'?`` (the CLI prints it and exits with 2).
+``unknown command 'matrx'; did you mean 'matrix'?`` (the CLI prints it and exits with 2); so do
+an unknown option of any command (``orca-conformance matrix: unknown option '--runnres'; did you
+mean '--runners'?``) and every other argparse error, never argparse's usage text.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import sys
 import textwrap
+from typing import NoReturn
 
 from . import __version__
 from .cli_help import EPILOG, TEXTS, REPORT_HELP, SHARD_HELP
@@ -39,7 +43,62 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, with one line naming the nearest subcommand in place of its list of choices."""
+    """argparse, where every usage error is one ``UsageError`` line: an unknown subcommand or
+    option names the nearest known one (``errors.did_you_mean``), any other error says which
+    command it is about; options are never abbreviated (``--rep`` is not ``--report``), so that
+    a typo is an error and not whichever option it happens to begin."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("allow_abbrev", False)  # subcommands' parsers too (add_parser passes no value)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        """argparse's own errors (a missing or malformed value): one line, not the usage text."""
+        raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
+
+    def parse_known_args(self, args=None, namespace=None):
+        """As argparse, but an argument this parser does not know is a ``UsageError`` here, where
+        the subcommand's own options are known, rather than at the top as "unrecognized
+        arguments"; an unknown option is named before any other error (argparse's "the following
+        arguments are required", which a typo of a required option would otherwise give, or an
+        "unknown command" for the value of a misspelt ``--suite``)."""
+        args = sys.argv[1:] if args is None else list(args)
+        unknown = self._unknown_option(args)
+        if unknown:
+            raise UsageError(self._unknown(unknown))
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras:
+            raise UsageError(self._unknown(extras[0]))
+        return namespace, extras
+
+    def _unknown_option(self, args: list[str]) -> str | None:
+        """The first ``--option`` of ``args`` this parser does not know, skipping the values of
+        the ones it does; a parser with subcommands looks only before the subcommand's name."""
+        commands = self._subparsers is not None
+        takes_value = False
+        for given in args:
+            if given == "--":
+                return None
+            if takes_value:
+                takes_value = False
+            elif given.startswith("--"):
+                action = self._option_string_actions.get(given.split("=", 1)[0])
+                if action is None:
+                    return given
+                takes_value = "=" not in given and action.nargs is None
+            elif commands:
+                return None
+        return None
+
+    def _unknown(self, given: str) -> str:
+        """``matrix: unknown option '--runnres'; did you mean '--runners'?``, or for a word that is
+        no option, that it is unexpected."""
+        if not given.startswith("-") or given == "-":
+            return f"{self.prog}: unexpected argument {given!r} (see {self.prog} --help)"
+        option = given.split("=", 1)[0]
+        known = sorted(o for o in self._option_string_actions if o.startswith("--"))
+        hint = did_you_mean(option, known) or f"; known: {', '.join(known)}"
+        return f"{self.prog}: unknown option {option!r}{hint}"
 
     def _check_value(self, action: argparse.Action, value: object) -> None:
         if action.dest in COMMAND_DESTS and action.choices is not None and value not in action.choices:
@@ -122,6 +181,9 @@ def _add_build(sub) -> None:
     p.add_argument("column", metavar="COLUMN", help=f"the column whose port to build: {kinds}; "
                                                     "or control:<name> (a deliberately wrong build)")
     p.add_argument("--out", required=True, metavar="PATH", help="file to write (or an existing folder)")
+    p.add_argument("--sources", metavar="DIR",
+                   help="build from DIR, your edited copy of runners/c (its solver/, harness/ and, for the CLI, "
+                        "cli/ folders), with the column's own flags (default: runners/c)")
 
 
 def _add_fuzz(sub) -> None:

@@ -192,8 +192,7 @@ class OrcaSession:
     def protocol(self, runner: Runner) -> Cell:
         """The protocol row of a runner, exactly as the matrix computes it."""
         from .judge.protocol_row import protocol_cell
-        assert self.suite is not None
-        return protocol_cell(runner, self.suite.goldens_dir)
+        return protocol_cell(runner)
 
     def compare(self, scenario: Scenario, runner: Runner) -> Cell:
         """One scenario cell, exactly as the matrix computes it."""

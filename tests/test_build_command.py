@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -109,3 +110,65 @@ def test_the_plan_of_a_zig_column_knows_when_zig_is_missing(monkeypatch) -> None
     monkeypatch.setattr(build_command, "zig_available", lambda: "the ziglang package is not installed")
     chosen = plan("c:zig")
     assert isinstance(chosen, BuildPlan) and chosen.missing == "the ziglang package is not installed"
+
+
+def _copy_of_runners_c(tmp_path: Path) -> Path:
+    copy = tmp_path / "my-c"
+    shutil.copytree(ROOT / "runners" / "c", copy, ignore=shutil.ignore_patterns("controls", "misreadings", "operators"))
+    return copy
+
+
+def test_sources_swap_runners_c_and_nothing_else() -> None:
+    """The edited copy gets the column's own flags, defines, target and link: only the tree differs."""
+    copy = ROOT / "runners" / "c"  # the production tree named as a copy: the same build
+    for column in ("c:cli", "c", "arm64:qemu", "wasm"):
+        plain, edited = plan(column), plan(column, copy)
+        assert edited.spec == plain.spec and edited.sources == copy
+    assert "-ffp-contract=off" in plan("c:cli", copy).spec.flags
+
+
+@needs_cc
+def test_a_build_from_sources_is_the_edited_copy(tmp_path: Path, capsys) -> None:
+    """A copy of runners/c whose position update moves agents half as far: the port built from
+    it diverges at step 1, where the column's own build passes."""
+    copy = _copy_of_runners_c(tmp_path)
+    simulator = copy / "solver" / "simulator.c"
+    text = simulator.read_text()
+    assert text.count("oc_Scale(v, job->dt)") == 1
+    simulator.write_text(text.replace("oc_Scale(v, job->dt)", "oc_Scale(v, job->dt * 0.5)"))
+    out = tmp_path / "orca-port"
+    assert main(["--suite", str(ROOT), "build", "c:cli", "--sources", str(copy), "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert f"  sources   {copy}" in text and f"{copy}/solver/simulator.c" in text
+    assert "  compile   " in text and "-ffp-contract=off" in text
+    row = ["--scenarios", "orca/head-on-exact", "--no-vectors", "--no-protocol"]
+    assert main(["--suite", str(ROOT), "matrix", "--runner", f"exec:{out}", *row]) == 1
+    table = capsys.readouterr().out
+    assert re.search(r"^DIVERGED orca/head-on-exact \[exec:.*\]: step 1,", table, re.M), table
+
+
+@pytest.mark.parametrize("layout", ["missing", "file", "no solver", "empty cli"])
+def test_sources_that_are_no_copy_of_runners_c_are_one_line_and_exit_2(layout: str, tmp_path: Path,
+                                                                      capsys, monkeypatch) -> None:
+    import conformance.runners.build_command as build_command
+    monkeypatch.setattr(build_command, "build", lambda spec: pytest.fail("built from bad sources"))
+    copy = tmp_path / "my-c"
+    if layout == "file":
+        copy.write_text("x")
+    elif layout != "missing":
+        copy = _copy_of_runners_c(tmp_path)
+        if layout == "no solver":
+            shutil.rmtree(copy / "solver")
+        else:
+            for source in (copy / "cli").glob("*.c"):
+                source.unlink()
+    code = main(["--suite", str(ROOT), "build", "c:cli", "--sources", str(copy), "--out", str(tmp_path / "port")])
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert code == 2 and captured.out == "" and len(lines) == 1 and "Traceback" not in captured.err
+    expected = {"missing": f"error: command line: --sources: {str(copy)!r} does not exist",
+                "file": f"error: command line: --sources: {str(copy)!r} is not a folder",
+                "no solver": f"error: {copy}: solver: no such folder of .c files",
+                "empty cli": f"error: {copy}: cli: no such folder of .c files"}[layout]
+    assert lines[0].startswith(expected), lines[0]
+    assert not (tmp_path / "port").exists()

@@ -54,10 +54,11 @@ def test_runners_split_on_commas_and_runner_takes_one_id_whole() -> None:
 
 
 def test_an_empty_runner_id_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as exit_info:
+    with pytest.raises(cli.UsageError, match="--runner: empty runner id"):
         parse("--runner", " ")
-    assert exit_info.value.code == cli.EXIT_BAD_INPUT
-    assert "--runner: empty runner id" in capsys.readouterr().err
+    assert cli.main(["matrix", "--runner", " "]) == cli.EXIT_BAD_INPUT
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ") and "--runner: empty runner id" in err[0]
 
 
 @pytest.mark.parametrize("argv, reason", [

@@ -6,6 +6,7 @@ ports, the suite's own columns and the skeleton pass it."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sys
 import xml.etree.ElementTree as ET
@@ -20,6 +21,7 @@ from conformance.judge.gate import judge_matrix
 from conformance.judge.matrix import DIVERGED, ERROR, PASS, PROTOCOL_ROW, VECTORS_ROW, run_matrix
 from conformance.judge.protocol_checks import dump_steps
 from conformance.judge.protocol_row import BETWEEN_SCENE, EMPTY_SCENE, MAIN_SCENE, protocol_cell, row_scenes
+from conformance.judge.protocol_scenes import TEXTS, row_scene
 from conformance.contract.scenario import load_scenario
 from conformance.reports.report import write_reports
 from conformance.runners import resolve
@@ -46,19 +48,42 @@ def row(runner):
     """The protocol row of a runner, as the matrix runs it (after the runner's info)."""
     try:
         runner.info()
-        return protocol_cell(runner, GOLDENS)
+        return protocol_cell(runner)
     finally:
         runner.close()
 
 
 def test_the_row_scenes_are_committed_small_and_what_their_ids_say() -> None:
-    scenes = row_scenes(GOLDENS)
+    scenes = row_scenes()
     main, between, empty = scenes.main, scenes.between, scenes.empty
     assert (main.id, between.id, empty.id) == (MAIN_SCENE, BETWEEN_SCENE, EMPTY_SCENE)
     assert len(main.scene.agents) == 3 and main.scene.segments and main.scene.magnitude > 0  # prefs move each step
     assert len(between.scene.agents) != len(main.scene.agents) and len(between.scene.agents[0].waypoints) == 3
     assert not empty.scene.agents and len(main.hashes) == main.scene.steps + 1
     assert dump_steps(main.scene) == [0, 1, 150, 300]
+
+
+def test_the_row_holds_its_own_copies_of_the_committed_scenes_and_goldens() -> None:
+    """The row reads no suite file, but its scenes are the committed ones, hashed as their goldens."""
+    for scene_id in (MAIN_SCENE, BETWEEN_SCENE, EMPTY_SCENE):
+        assert TEXTS[scene_id] == (ROOT / "scenarios" / f"{scene_id}.yaml").read_text(encoding="utf-8")
+        golden = json.loads((GOLDENS / f"{scene_id}.json").read_text(encoding="utf-8"))
+        assert list(row_scene(scene_id).hashes) == golden["hashes"]
+
+
+def test_a_broken_row_scene_file_in_the_suite_does_not_touch_a_filtered_run(tmp_path: Path, capsys) -> None:
+    """A typo in orca/lone-agent.yaml (one of the row's scenes, and no scenario the run asks for)
+    is a warning: the row still runs, on its own copy, and passes."""
+    for kind in ("scenarios", "goldens"):
+        shutil.copytree(ROOT / kind, tmp_path / kind)
+    broken = tmp_path / "scenarios" / f"{BETWEEN_SCENE}.yaml"
+    broken.write_text(broken.read_text(encoding="utf-8").replace("steps:", "stesp:"), encoding="utf-8")
+    code = cli.main(["--suite", str(tmp_path), "matrix", "--runners", "reference", "--no-vectors",
+                     "--scenarios", "orca/head-on*"])
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    assert re.search(r"^protocol +PASS$", out, re.M), out
+    assert "warning: skipping a broken scenario file: " in err and "stesp" in err and "error:" not in err
 
 
 def test_an_honest_port_passes_every_check() -> None:

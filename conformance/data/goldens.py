@@ -10,7 +10,8 @@ say one line per item and a summary through the ``say`` given.
 ``golden_status`` is the one decision of whether a scenario's golden is there, made for this
 version of the scene (its fingerprint) and under its id; ``orphans`` the one list of golden
 files no scenario owns: ``check``, ``goldens check`` and the matrix all ask them.
-``read_golden`` validates the file and raises ``InputError`` on anything malformed.
+``read_golden`` validates the file and raises ``InputError`` on anything malformed;
+``require_readable`` reads what a matrix run will, before it starts.
 """
 
 from __future__ import annotations
@@ -142,6 +143,17 @@ def golden_status(root: Path, scenario: Scenario) -> GoldenStatus:
     if golden.fingerprint != scenario.fingerprint:
         return GoldenStatus(STALE, path, golden)
     return GoldenStatus(OK, path, golden)
+
+
+def require_readable(root: Path, scenarios: Iterable[Scenario], with_vectors: bool) -> None:
+    """What a matrix run will read, read before its first build or cell: each scenario's golden
+    that exists, and (``with_vectors``) every vector file.  InputError for the first malformed
+    or missing vector file or malformed golden; a missing, stale or misnamed golden is no bad
+    input (its cell says so) and passes."""
+    for scenario in scenarios:
+        golden_status(root, scenario)
+    if with_vectors:
+        vectors.load_all(root / "vectors")  # cached by the file's stat: the run reads it again for free
 
 
 def golden_files(root: Path) -> list[Path]:

@@ -6,7 +6,9 @@ doctor's line of what it needs; a NOT PROVIDED vectors row as one line (the fami
 hello leaves out; not a red cell); the DIVERGED and ERROR cells grouped by cause
 (judge/cell_groups.py): a cause said by one cell is that cell's ``cell_lines``, a cause said by
 several is ``group_lines`` (one headline "N cells: ...", the cells as scenario@step and agent,
-the first cell's values and the clause).  ``verbose`` lists every red cell on its own, whole.
+the first cell's values and the clause).  A cause that every row of a
+column says (a port that died at start-up) is ``every row (N cells)``, its cells not listed.
+``verbose`` lists every red cell on its own, whole.
 
 ``cell_lines(cell)`` is a red cell in at most three lines: a headline (status, row, runner,
 step, agent, field, the cause in one sentence, the clause it breaks), then, in at most
@@ -151,13 +153,17 @@ def _packed(items: list[str], width: int) -> list[str]:
     return lines
 
 
-def group_lines(group: CauseGroup) -> list[str]:
+def group_lines(group: CauseGroup, every_row: bool = False) -> list[str]:
     """A cause several red cells say, once: ``STATUS N cells [runner]: <cause> (breaks <clause>)``,
     then every cell as scenario@step and agent, then the first cell's values (after its
-    scenario@step) and the clause, each in at most ``WIDTH`` characters."""
+    scenario@step) and the clause, each in at most ``WIDTH`` characters.  ``every_row``: the
+    cause is every row of its column (a port that could not start), ``every row (N cells)``,
+    with no list of them."""
     cause, first = group.cause, group.members[0]
-    lines = [f"{cause.status:<8} {len(group.places)} cells [{cause.column}]: {cause.said()}"]
-    lines += [INDENT + line for line in _packed([p.text() for p in group.places], ROOM)]
+    count = f"every row ({len(group.places)} cells)" if every_row else f"{len(group.places)} cells"
+    lines = [f"{cause.status:<8} {count} [{cause.column}]: {cause.said()}"]
+    if not every_row:
+        lines += [INDENT + line for line in _packed([p.text() for p in group.places], ROOM)]
     d = first.diagnosis
     if d is not None:
         field = f" {d.state.field}" if d.state is not None and d.state.agent == group.places[0].agent else ""
@@ -169,20 +175,23 @@ def group_lines(group: CauseGroup) -> list[str]:
     return lines
 
 
-def red_lines(cells: list[Cell], verbose: bool = False) -> list[str]:
-    """The red cells below the table: each whole when ``verbose``, else each cause once."""
+def red_lines(cells: list[Cell], verbose: bool = False, rows: int | None = None) -> list[str]:
+    """The red cells below the table: each whole when ``verbose``, else each cause once (a cause
+    of all ``rows`` rows of a column as ``every row``)."""
     if verbose:
         return [line for c in cells for line in cell_lines(c, True)]
     out: list[str] = []
     for group in group_cells(cells):
-        out += cell_lines(group.members[0]) if len(group.members) == 1 else group_lines(group)
+        every_row = rows is not None and rows > 1 and len(group.members) == rows
+        out += cell_lines(group.members[0]) if len(group.members) == 1 else group_lines(group, every_row)
     return out
 
 
 def format_table(result: MatrixResult, verbose: bool = False) -> str:
     """Rows scenarios, columns runners, one status per cell; then the red cells (``red_lines``;
     a SKIPPED column also gets the doctor's needs line: what is missing and how to install it;
-    a NOT PROVIDED row is one line with its reason)."""
+    a NOT PROVIDED row is one line with its reason; a column that is the same undiagnosed ERROR
+    in every row is one entry)."""
     from ..runners.needs import needs_line
     first = max([len("scenario")] + [len(r) for r in result.rows])
     widths = [max([len(r)] + [len(result.cells[(row, r)].short()) for row in result.rows if (row, r) in result.cells])
@@ -201,7 +210,7 @@ def format_table(result: MatrixResult, verbose: bool = False) -> str:
         lines.append(f"         {needs_line(runner)}")
     lines.extend(f"{c.status} {c.row} [{c.runner}]: {c.reason}" for c in details if c.status == NOT_PROVIDED)
     red = [c for c in details if c.status not in (SKIPPED, NOT_PROVIDED)]
-    lines.extend(red_lines(red, verbose))
+    lines.extend(red_lines(red, verbose, rows=len(result.rows)))
     if red and not verbose:
         lines.append(VERBOSE_HINT)
     return "\n".join(lines)

@@ -350,7 +350,7 @@ def _column(runner_id: str, runner: Runner, scenarios: list[Scenario], goldens: 
             result.cells[(VECTORS_ROW, runner_id)] = cell
         if PROTOCOL_ROW in result.rows:
             with meter.cell(PROTOCOL_ROW):
-                result.cells[(PROTOCOL_ROW, runner_id)] = protocol_cell(runner, goldens)
+                result.cells[(PROTOCOL_ROW, runner_id)] = protocol_cell(runner)
         for s in scenarios:
             with meter.cell(s.id) as step:
                 result.cells[(s.id, runner_id)] = compare_scenario(s, runner, goldens, reference, failure, step)

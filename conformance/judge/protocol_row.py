@@ -6,16 +6,18 @@ scenes before; a dump is asked only after a divergence.  So a port that ignores 
 from one run to the next or dies on a command it does not know passes every scenario cell
 (or sends the diagnosis of a real divergence the wrong way).  This row asks each of those once.
 
-Contract: ``protocol_cell(runner, goldens)`` runs the checks below on one runner and returns the
+Contract: ``protocol_cell(runner)`` runs the checks below on one runner and returns the
 row's ``Cell`` (``protocol_checks.cell_of``: PASS when every applicable check passes, else ERROR
 when one errs, else DIVERGED, the brief naming the first failed check); it never raises for a
-misbehaving runner.  The scene checks are protocol_checks.py's.
+misbehaving runner.  The scene checks are protocol_checks.py's; the scenes are the row's own
+(protocol_scenes.py), not the suite's files, and the hashes they are compared with the
+reference's, which are their committed goldens.
 
 - ``hello`` (exec ports): in a process of its own, a hello of protocol 0 (no suite speaks it) gets
   an error reply, and the handshake every process gets follows its schema (protocol 2 or 1, a
   port name, known ``provides``).
 - ``run-steps``: runs of 0 and of half the steps of MAIN_SCENE, and of half the steps of
-  EMPTY_SCENE, give exactly steps + 1 hashes, the golden's first ones (clause ``hash.states``;
+  EMPTY_SCENE, give exactly steps + 1 hashes, the reference's (the golden's) first ones (clause ``hash.states``;
   past the state where the port's own run of all the steps leaves the golden, that run's).
 - ``dumps``: the dumps of steps 0, 1, the middle and the last of MAIN_SCENE equal the
   reference's, field by field (position, velocity, preferred velocity); a difference names the
@@ -38,32 +40,20 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 
-from .. import shipped
-from ..contract.scenario import load_scenario
-from ..data.goldens import OK as GOLDEN_OK
-from ..data.goldens import golden_status
-from ..errors import InputError
 from ..runners.base import Runner, RunnerError
 from ..runners.exec_runner import ExecRunner
 from .cell import DIVERGED, ERROR, PASS, Cell
 from .protocol_checks import NOT_APPLICABLE, Check, RowScene, cell_of, collect, prefix_problem, reason_of, scene_checks
+from .protocol_scenes import BETWEEN_SCENE, EMPTY_SCENE, MAIN_SCENE, row_scene
 
 PROTOCOL_ROW = "protocol"
-MAIN_SCENE = "orca/overlap-wall"
-"""Three agents that start on a wall, with perturbed preferred velocities (they differ at every
-step, so a dump of the previous step's shows at once), 300 steps: well under a second on an
-emulated column."""
-BETWEEN_SCENE = "orca/lone-agent"
-"""Another agent count, wall and waypoints (three): what a port keeps from it shows in the next run."""
-EMPTY_SCENE = "orca/zero-agents"
-"""A scene any port can step, even one whose solver is not written yet."""
 UNSPOKEN_PROTOCOL = 0
 UNKNOWN_COMMAND = {"cmd": "orca-conformance-unknown-command"}
 IN_PROCESS = "in-process"
 """Why the hello and unknown-command checks do not apply to a column that runs in the harness's process."""
+
+__all__ = ["BETWEEN_SCENE", "EMPTY_SCENE", "MAIN_SCENE", "PROTOCOL_ROW", "RowScenes", "protocol_cell", "row_scenes"]
 
 
 @dataclass(frozen=True)
@@ -72,43 +62,19 @@ class RowScenes:
 
     main: RowScene
     between: RowScene
-    empty: RowScene | None
+    empty: RowScene
 
 
-class MissingScene(Exception):
-    """A scene of the row, or its golden, is not in the suite (the reason says which)."""
+def row_scenes() -> RowScenes:
+    """The row's own scenes (``protocol_scenes``: held in the package, hashed by the reference),
+    never the suite's files, so that no scenario file the run does not ask for can break the row."""
+    return RowScenes(row_scene(MAIN_SCENE), row_scene(BETWEEN_SCENE), row_scene(EMPTY_SCENE))
 
 
-@lru_cache(maxsize=8)
-def row_scenes(goldens: Path) -> RowScenes:
-    """The row's scenes and goldens from the suite of ``goldens`` (its ``scenarios/`` beside it),
-    else from the suite shipped with the package; MissingScene when neither has one."""
-    found = []
-    for name in (MAIN_SCENE, BETWEEN_SCENE, EMPTY_SCENE):
-        for root in (goldens.parent, shipped.root()):
-            path = root / "scenarios" / f"{name}.yaml"
-            if path.exists():
-                break
-        else:
-            raise MissingScene(f"the suite has no {name} ({goldens.parent / 'scenarios'})")
-        try:
-            scenario = load_scenario(path, root / "scenarios")
-            status = golden_status(root / "goldens", scenario)
-        except InputError as err:
-            raise MissingScene(str(err)) from None
-        if status.kind != GOLDEN_OK:
-            raise MissingScene("the suite's golden is not usable: " + status.problem(name, status.path))
-        found.append(RowScene(name, scenario.scene, tuple(status.golden.hashes)))
-    return RowScenes(*found)
-
-
-def protocol_cell(runner: Runner, goldens: Path) -> Cell:
+def protocol_cell(runner: Runner) -> Cell:
     """The protocol row of one runner (the module doc); never raises for a misbehaving runner."""
     started = time.perf_counter()
-    try:
-        scenes = row_scenes(goldens)
-    except MissingScene as err:
-        return Cell(PROTOCOL_ROW, runner.id, ERROR, reason=f"the protocol row cannot run: {err}")
+    scenes = row_scenes()
     exec_port = isinstance(runner, ExecRunner)
     checks = [hello_check(runner) if exec_port else Check("hello", NOT_APPLICABLE, IN_PROCESS)]
     checks += scene_checks(runner, scenes.main, scenes.between, scenes.empty)

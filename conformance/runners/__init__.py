@@ -67,7 +67,10 @@ def resolve(runner_id: str) -> Runner:
         command = runner_id[len("exec:"):].strip()
         if not command:
             raise InputError("command line", "runners", "exec: needs a command, e.g. exec:./my-port")
-        return ExecRunner(runner_id, command)
+        try:
+            return ExecRunner(runner_id, command)
+        except ValueError as err:  # shlex: an unclosed quote
+            raise InputError(runner_id, "command", f"cannot split the command as a shell would: {err}") from None
     for prefix, family in _FAMILIES.items():
         if runner_id.startswith(prefix):
             return family(runner_id[len(prefix):])

@@ -7,7 +7,10 @@ cross-compiled static CLIs (``<arch>:qemu``) are executables, the in-process C c
 module, ``arm64``, ``s390x``, ``i386`` and ``riscv64`` a freestanding ELF, and a
 ``control:<name>`` that is a build of the C port its deliberately wrong build.  A column with
 nothing to compile (``reference``, ``exec:``, a Python control) or an unknown one is an
-``InputError`` (one line, exit 2) that lists what can be built.
+``InputError`` (one line, exit 2) that lists what can be built.  ``plan(column, sources)``
+builds the column from ``sources``, a user's edited copy of ``runners/c``, with the column's
+own flags, defines and target (``c_sources.from_tree``; a folder that is not such a copy is an
+``InputError``, before anything compiles).
 
 ``build_port(plan, out)`` compiles through the one build layer (``conformance/runners/build.py``, the
 content-keyed cache; nothing here compiles) and copies the artifact to ``out`` (a file, or a
@@ -27,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .build import Artifact, BuildFailed, BuildSpec, ToolchainMissing, build, zig_available
+from .c_sources import C_DIR
 from ..errors import InputError, did_you_mean
 
 KINDS = {"executable": "the C CLI port, an executable that speaks docs/protocol.md",
@@ -54,6 +58,8 @@ class BuildPlan:
     """The QEMU user-mode emulator a cross-compiled executable needs on this host (None: native)."""
     missing: str | None = None
     """Why the toolchain is unavailable (zig not installed), known before compiling."""
+    sources: Path | None = None
+    """The copy of runners/c the port is built from (``--sources``); None: runners/c itself."""
 
     @property
     def kind(self) -> str:
@@ -64,7 +70,8 @@ class BuildPlan:
     def headline(self) -> str:
         """``building c:cli (gcc, host) ...``: printed before a build that may take minutes."""
         tool = "zig cc" if self.spec.toolchain.name == "zig" else self.spec.toolchain.name
-        return f"building {self.column} ({tool}, {self.spec.effective_target or 'host'}) ..."
+        where = f" from {self.sources}" if self.sources else ""
+        return f"building {self.column}{where} ({tool}, {self.spec.effective_target or 'host'}) ..."
 
 
 @dataclass(frozen=True)
@@ -90,6 +97,8 @@ class BuiltPort:
     def gate_command(self) -> str:
         """The matrix command line that judges this build."""
         argv = self.run_argv()
+        if argv is None and self.plan.sources:
+            return f"none here: the column {self.plan.column} builds runners/c, not {self.plan.sources}"
         if argv is None:  # a library is judged in-process, by the column that loads this very build
             return f"orca-conformance matrix --runners {shlex.quote(self.plan.column)}"
         return f"orca-conformance matrix --runner {shlex.quote('exec:' + shlex.join(argv))}"
@@ -108,6 +117,8 @@ class BuiltPort:
                f"  defines   {' '.join(spec.defines) or '-'}",
                f"  link      {' '.join(spec.link_flags) or '-'}",
                f"  target    {spec.effective_target or 'host'}",
+               f"  sources   {self.plan.sources or C_DIR}",
+               f"  compile   {shlex.join(spec.command_line(self.path))}",
                f"  sha256    {self.sha256}",
                f"  size      {self.size} bytes",
                f"  cache     {self.artifact.path} ({how})"]
@@ -155,8 +166,9 @@ def _unknown(column: str, why: str) -> InputError:
                       f"{why}; can build: {', '.join(buildable_columns())} (see: orca-conformance controls)")
 
 
-def plan(column: str) -> BuildPlan:
-    """The build of one column; InputError for an unknown column or one with nothing to compile."""
+def plan(column: str, sources: Path | None = None) -> BuildPlan:
+    """The build of one column (from ``sources``, a copy of runners/c, when given); InputError
+    for an unknown column, one with nothing to compile, or ``sources`` that are no such copy."""
     from . import resolve
     column = column.strip()
     if not column:
@@ -175,6 +187,10 @@ def plan(column: str) -> BuildPlan:
     found = _plan_of(column)
     if found is None:
         raise _unknown(column, f"{column!r} compiles nothing (a Python port)")
+    if sources is not None:
+        from dataclasses import replace
+        from .c_sources import from_tree
+        found = replace(found, spec=from_tree(found.spec, sources), sources=sources)
     return found
 
 

@@ -155,7 +155,7 @@ def run_fuzz(runners: list[str | Runner], seed: int, count: int | None, seconds:
     try:
         live = _start_runners(ids, runners, result)
         judge = _SceneJudge(result, live, _vector_failures(vector_folder, with_vectors), on_cell,
-                            protocol_between(vector_folder.parent) if protocol else None,
+                            protocol_between() if protocol else None,
                             shrink_to, shrink_seconds, id_suffix)
         for index in scene_indices(kinds):
             if _done(result, live, count, seconds, started, stop_at_divergence):

@@ -13,14 +13,12 @@ passed: ``fuzz --protocol``.
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Callable
 
 from ..judge.diagnosis import diagnose, parse_non_finite
-from ..errors import InputError
 from ..judge.matrix import DIVERGED, ERROR, PASS, Cell
 from ..judge.protocol_checks import RowScene, cell_of, scene_checks
-from ..judge.protocol_row import MissingScene, row_scenes
+from ..judge.protocol_row import row_scenes
 from ..judge.vector_failure import VectorFailure
 from ..runners.base import Runner, RunnerError
 from .fuzz_scenes import FuzzScene
@@ -71,13 +69,9 @@ def compare(fs: FuzzScene, runner: Runner, expected: list[str], reference: Runne
     return cell
 
 
-def protocol_between(goldens: Path) -> RowScene:
-    """The scene the two-runs check runs between two runs of a fuzz scene: the protocol row's
-    (from the suite of ``goldens``); InputError when the suite lacks it."""
-    try:
-        return row_scenes(goldens).between
-    except MissingScene as err:
-        raise InputError("command line", "--protocol", str(err)) from None
+def protocol_between() -> RowScene:
+    """The scene the two-runs check runs between two runs of a fuzz scene: the protocol row's own."""
+    return row_scenes().between
 
 
 def with_protocol(cell: Cell, fs: FuzzScene, runner: Runner, expected: list[str], between: RowScene) -> Cell:

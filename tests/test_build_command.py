@@ -32,6 +32,8 @@ def _build(column: str, out: Path, capsys) -> str:
 def _report_names(text: str, path: Path) -> None:
     """The printed report names the compiler, the flags and the SHA-256 of the very file written."""
     assert f"sha256    {hashlib.sha256(path.read_bytes()).hexdigest()}" in text
+    docs = next(line.split(None, 1)[1] for line in text.splitlines() if line.strip().startswith("docs "))
+    assert Path(docs).is_file(), f"build names a document that is not there: {docs}"
     assert "  compiler  " in text and "-ffp-contract=off" in text
 
 

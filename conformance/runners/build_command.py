@@ -31,6 +31,7 @@ from pathlib import Path
 
 from .build import Artifact, BuildFailed, BuildSpec, ToolchainMissing, build, zig_available
 from .c_sources import C_DIR
+from .. import shipped
 from ..errors import InputError, did_you_mean
 
 KINDS = {"executable": "the C CLI port, an executable that speaks docs/protocol.md",
@@ -38,6 +39,10 @@ KINDS = {"executable": "the C CLI port, an executable that speaks docs/protocol.
          "wasm": "the wasm32 module of the C port, exports in docs/wasm.md",
          "freestanding": "a freestanding static ELF of the C port (no libc), the wasm module's exports, run "
                          "in-process under Unicorn (docs/unicorn.md)"}
+
+KIND_DOCS = {"executable": "protocol.md", "shared": "porting.md", "wasm": "wasm.md", "freestanding": "unicorn.md"}
+"""The document of ``docs/`` that says how each kind is driven (``build`` prints its full path:
+the checkout's, or the copy a wheel carries)."""
 
 KIND_NAMES = {"executable": "an executable that speaks the protocol", "shared": "a shared library",
               "wasm": "the wasm32 module", "freestanding": "a freestanding ELF (for the Unicorn columns)"}
@@ -121,7 +126,8 @@ class BuiltPort:
                f"  compile   {shlex.join(spec.command_line(self.path))}",
                f"  sha256    {self.sha256}",
                f"  size      {self.size} bytes",
-               f"  cache     {self.artifact.path} ({how})"]
+               f"  cache     {self.artifact.path} ({how})",
+               f"  docs      {shipped.root() / 'docs' / KIND_DOCS[self.plan.kind]}"]
         argv = self.run_argv()
         if argv is not None:
             out.append(f"  run       {shlex.join(argv)}   (JSON lines on stdin/stdout)")

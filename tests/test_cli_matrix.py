@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 
 import pytest
 
@@ -78,8 +79,15 @@ def test_a_first_run_says_what_it_builds(tmp_path, monkeypatch, capsys) -> None:
     assert main(args) == 0
     err = capsys.readouterr().err
     assert "building c (" in err and "built c in " in err
+    assert "1 build to make first (not in the build cache, " in err
+    assert re.search(r"\n  c  c \(\w+, host, shared\): about \d+ s \(typical\)\n", err), err  # never built here
     assert main(args) == 0
-    assert "building" not in capsys.readouterr().err  # the second run hits the cache
+    err = capsys.readouterr().err
+    assert "building" not in err and "to make first" not in err  # the second run hits the cache
+    for artifact in (tmp_path / "cache").glob("c-*/liborca.so"):
+        artifact.unlink()  # as if its sources had changed: built again, and it was built here before
+    assert main(args) == 0
+    assert re.search(r"\n  c  c \(\w+, host, shared\): about \d+ s \(last time here\)\n", capsys.readouterr().err)
 
 
 def test_a_port_without_primitives_passes_but_strict_fails_on_its_vectors_row(capsys) -> None:

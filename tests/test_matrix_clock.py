@@ -9,7 +9,7 @@ from itertools import islice
 import pytest
 
 from conformance.contract.scenario import load_scenario
-from conformance.judge import matrix
+from conformance.judge import matrix_plan
 from conformance.judge.matrix import ERROR, PASS, SKIPPED, run_matrix
 from conformance.judge.matrix_clock import MatrixClock, fit, greedy_finish
 from conformance.progress import Progress
@@ -187,14 +187,15 @@ class TooMany(ReferenceRunner):
 
 def test_the_matrix_units_reach_exactly_the_total(monkeypatch) -> None:
     """A scene of no agent, a small one; a column that passes, one that runs past the end, one
-    that dies mid-run, one that is skipped: the bar ends exactly at its total."""
-    monkeypatch.setattr(matrix, "Progress", Recording)
+    that dies mid-run, one that is skipped: the bar counts cells and ends exactly at its total."""
+    monkeypatch.setattr(matrix_plan, "Progress", Recording)
     Recording.bars.clear()
     scenarios = [load_scenario(ROOT / "scenarios" / "orca" / f"{name}.yaml") for name in ("zero-agents", "lone-agent")]
     runners = [ReferenceRunner(), TooMany("too-many"), DiesMidRun("dies"), Missing("missing")]
     for jobs in (1, 2):
         result = run_matrix(scenarios, runners, ROOT / "goldens", jobs=jobs)
         bar = Recording.bars[-1]
-        assert bar.done == bar.total == 4 * (1 + 1 + 11 + 201)  # vectors, protocol, the two scenes
+        assert bar.done == bar.total == 4 * 4  # vectors, protocol, the two scenes
+        assert bar.unit == "cells" and bar.extra is None  # nothing to build
         statuses = {r: result.cells[("orca/lone-agent", r)].status for r in result.runners}
         assert statuses == {"reference": PASS, "too-many": ERROR, "dies": ERROR, "missing": SKIPPED}

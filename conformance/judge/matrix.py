@@ -15,15 +15,17 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from ..data import vectors
 from ..runners.build import announcing
+from ..runners.build_estimate import pending_builds
 from .diagnosis import Diagnosis, diagnose, first_failing_dump, parse_non_finite
 from ..contract.clauses import Citation, clause_map
 from .citation import cite_vector_cases
 from .cell import DIVERGED, ERROR, PASS, SKIPPED, STATUSES, Cell, status_text  # noqa: F401 (re-exported)
-from .matrix_clock import ColumnMeter, MatrixClock
+from .matrix_meter import ColumnMeter
+from .matrix_plan import Builds, first_run_lines, matrix_bar
 from .protocol_row import PROTOCOL_ROW, protocol_cell
 from .provided import NOT_PROVIDED, asked, not_provided_reason, tally
 from .line_fit import INDENT, WIDTH, fit_pieces
@@ -288,30 +290,30 @@ def _vector_brief(cell: Cell, failure: VectorFailure, families: str) -> list[str
 
 
 def run_matrix(scenarios: list[Scenario], runners: list[str | Runner], goldens: Path,
-               with_vectors: bool = True, jobs: int = 1, with_protocol: bool = True) -> MatrixResult:
+               with_vectors: bool = True, jobs: int = 1, with_protocol: bool = True,
+               builds: Builds = pending_builds, now: Callable[[], float] | None = None) -> MatrixResult:
     """Every scenario on every runner (ids or Runner objects), after the vectors row and the
     protocol row (each unless left out); never raises for a misbehaving runner.
 
     ``jobs`` columns run at once, each in a thread of its own: the runners spend their time in
     native code that releases the GIL (cffi, wasmtime, Unicorn) or in child processes, so two
-    columns use two cores.  With ``jobs`` > 1 the dearest columns (``Runner.cost``: the emulated
-    ones) start first, so that the cheap ones fill the other workers around them instead of one
-    emulated column running alone at the end.  A column's cells do not depend on what else runs,
-    and the result keeps the columns in the order given.  The bar counts each column's share
-    exactly (``ColumnMeter``); its ETA is the ``MatrixClock``'s."""
+    columns use two cores.  Before anything runs, the plan (``matrix_plan``: ``builds`` says what
+    each column compiles first) is printed when there are builds to make, and with ``jobs`` > 1
+    the longest columns, builds included, start first, so that the cheap ones fill the other
+    workers around them.  A column's cells do not depend on what else runs, and the result keeps
+    the columns in the order given.  The bar counts cells and builds, its percentage and ETA are
+    the ``MatrixClock``'s (``now``: its clock, default time.monotonic)."""
     started = time.perf_counter()
     lead = [VECTORS_ROW] * with_vectors + [PROTOCOL_ROW] * with_protocol
     rows = lead + [s.id for s in scenarios]
     resolved = [resolve(r) if isinstance(r, str) else r for r in runners]  # the registry, in this thread
     result = MatrixResult(rows, [given if isinstance(given, str) else given.id for given in runners])
-    order = list(range(len(resolved)))
-    if jobs > 1:
-        order.sort(key=lambda i: -getattr(resolved[i], "cost", 1.0))  # stable: equal costs keep their order
-    clock = MatrixClock.for_matrix([result.runners[i] for i in order], scenarios, lead, jobs)
-    bar = Progress(clock.units * len(resolved), "matrix", unit="agent-states", eta=clock.remaining_seconds)
+    bar, clock, plans = matrix_bar(result.runners, resolved, scenarios, lead, jobs, builds, now)
     with bar, announcing(bar.note):
-        work = [(result.runners[i], resolved[i], scenarios, goldens, with_vectors, result, bar,
-                 clock.meter(bar, result.runners[i])) for i in order]
+        for line in first_run_lines(plans, clock.jobs):
+            bar.note(line)
+        work = [(p.column, p.runner, scenarios, goldens, with_vectors, result, bar, clock.meter(bar, p.column))
+                for p in plans]
         if clock.jobs == 1:
             for job in work:
                 _column(*job)
@@ -327,11 +329,13 @@ def run_matrix(scenarios: list[Scenario], runners: list[str | Runner], goldens: 
 def _column(runner_id: str, runner: Runner, scenarios: list[Scenario], goldens: Path, with_vectors: bool,
             result: MatrixResult, bar: Progress, meter: ColumnMeter) -> None:
     """One column's cells into ``result`` (each column writes only its own cells); ``meter``
-    advances the bar by the column's exact share and tells the clock each cell's time."""
+    counts its cells on the bar and tells the clock when its build ends and each cell's time."""
     column_started = time.perf_counter()
     reference = ReferenceRunner()
+    meter.clock.started(runner_id)
     try:
-        result.infos[runner_id] = runner.info()
+        result.infos[runner_id] = runner.info()  # builds the port on first use
+        meter.clock.built(runner_id)
     except (RunnerUnavailable, RunnerError) as err:
         result.infos[runner_id] = None
         status = SKIPPED if isinstance(err, RunnerUnavailable) else ERROR
@@ -342,7 +346,6 @@ def _column(runner_id: str, runner: Runner, scenarios: list[Scenario], goldens: 
         bar.note(_column_line(result, runner_id, time.perf_counter() - column_started))
         return
     failure = None
-    meter.clock.started(runner_id)
     try:
         if with_vectors:
             with meter.cell(VECTORS_ROW):

@@ -1,39 +1,60 @@
-"""The matrix's clock: the remaining wall time, from the rates measured in this run, and each
-column's exact share of the progress bar.
+"""The matrix's clock: the remaining wall time, from what each column was expected to take
+(its ``Prior``: builds and cells) and the rates measured in this run.
 
-Model: a cell takes ``factor[column] * cost[row]`` seconds.  A row's cost comes from every
-finished cell of it, in any column (``fit``); a row no column has finished yet costs its size
-(agent-states) times the seconds per agent-state of the finished scenario rows (the vectors and
-protocol rows have no size: each is known once one column finished it).  A column's factor is its
-own finished scenario cells' time over those rows' costs (the vectors row is other work, 6x slower
+Model: a column first compiles its port (its prior's ``build`` seconds, 0 when cached; a build
+that has taken longer than that counts as ending now, a lower bound), then runs its cells.  A
+cell takes ``factor[column] * cost[row]`` seconds.  A row's cost comes from every finished cell
+of it, in any column (``fit``); a row no column has finished yet costs its size (agent-states)
+times the seconds per agent-state of the finished scenario rows (the vectors and protocol rows
+have no size: each is known once one column finished it).  A column's factor is its own
+finished scenario cells' time over those rows' costs (the vectors row is other work, 6x slower
 emulated where a crowd is 25x, so it does not set the factor; nor does the protocol row).
 
-A column without a finished scenario cell has no factor of its own: it is given the *slowest*
-factor measured so far, because a column emulated by Unicorn is 20-50 times slower than a native
-one (with one job it comes after them in the default order; with several the matrix starts it
-first, and the native columns finish beside it), and an ETA that shrinks is more honest than one
-that jumps up at the end.  The current cell of a running column counts too: once 5 % of its states
-are compared, its time is projected from its pace (the share of the time those states took in
-the columns that ran the row before), and a first scenario cell's projection sets its column's
-factor; before that, a cell that has already taken longer than the factor says counts as finished
-now, a lower bound (``AtLeast``: the bar shows "ETA >m:ss").  The remaining wall time is the
-greedy schedule that the thread pool follows: running columns keep their workers, queued columns
-take the first worker free, in submission order.  Until a scenario cell is finished, ``None``: the
-bar says "estimating".  No prior, no constant rate: everything comes from this run.  Not modelled:
-columns running side by side slow each other down (cores, the GIL), so a column measured beside
-another runs faster once alone, and the ETA overestimates until its pace shows it.
+A column without a finished scenario cell has no factor of its own: with a prior, it is its
+prior's run time scaled as the measured columns' fitted times are to theirs; without one, the
+*slowest* factor measured so far (an ETA that shrinks is more honest than one that jumps up at
+the end).  The current cell of a running column counts too: once 5 % of its states are compared,
+its time is projected from its pace (the share of the time those states took in the columns that
+ran the row before), and a first scenario cell's projection sets its column's factor; before
+that, a cell that has already taken longer than the factor says counts as finished now, a lower
+bound (``AtLeast``: the bar shows "ETA >m:ss").
+
+With priors, the measured estimate of a column's cells is blended with its prior's:
+w * measured + (1 - w) * prior, w = e / (e + PRIOR_SECONDS), e the seconds of finished scenario
+cells in the whole run; so the ETA starts from the priors (a first run's builds included) and
+follows the measurements as they accumulate, without the jump of a first tiny cell.  The
+remaining wall time is the greedy schedule that the thread pool follows: running columns keep
+their workers, queued columns take the first worker free, in submission order.  Without priors
+and until a scenario cell is finished, ``None``: the bar says "estimating".  Not modelled:
+columns running side by side slow each other down (cores, the GIL), and a build shared by two
+columns is counted once, for the first.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Sequence
+
+from .matrix_meter import ColumnMeter, shares
 
 TINY = 1e-6  # seconds: a cell is never free (keeps the ratios finite)
 MIN_PART = 0.05  # of a cell's states compared before its own pace projects its time
+PRIOR_SECONDS = 10.0
+"""Seconds of finished scenario cells at which the measured rates and the priors weigh the same."""
+BUILD_PRIOR_SECONDS = 30.0
+"""Seconds of finished builds at which their measured pace and the expected times weigh the same."""
+
+
+@dataclass(frozen=True)
+class Prior:
+    """What a column is expected to take before anything of it is measured: ``build`` seconds
+    of compiling before its first cell (0 when its port is cached or it compiles nothing) and
+    ``run`` seconds of all its cells."""
+
+    build: float
+    run: float
 
 
 @dataclass
@@ -47,6 +68,9 @@ class MatrixClock:
     jobs: int = 1
     now: Callable[[], float] = time.monotonic
     shares: dict[str, tuple[int, int]] = field(default_factory=dict)  # row -> (units, units per on_step)
+    priors: dict[str, Prior] = field(default_factory=dict)
+    _taken: dict[str, float] = field(default_factory=dict)  # column holding a worker: since when
+    _built: list[tuple[float, float]] = field(default_factory=list)  # finished builds: (seconds, expected)
     _seconds: dict[tuple[str, str], float] = field(default_factory=dict)
     _since: dict[str, float] = field(default_factory=dict)  # running column: when its current cell began
     _part: dict[str, int] = field(default_factory=dict)  # running column: percent of its current cell done
@@ -57,12 +81,15 @@ class MatrixClock:
 
     @classmethod
     def for_matrix(cls, columns: list[str], scenarios, lead_rows: str | Sequence[str] | None,
-                   jobs: int) -> "MatrixClock":
+                   jobs: int, priors: dict[str, Prior] | None = None,
+                   now: Callable[[], float] | None = None) -> "MatrixClock":
         """The clock of a matrix run: its rows' shares (``shares``; ``lead_rows``, the vectors and
-        protocol rows each column runs first, or one name, or None); ``jobs`` is 1 for one column."""
+        protocol rows each column runs first, or one name, or None); ``jobs`` is 1 for one column;
+        ``priors`` per column (matrix_plan); ``now`` the clock (default time.monotonic)."""
         share = shares(scenarios, lead_rows)
         return cls(list(columns), list(share), {s.id: share[s.id][0] for s in scenarios},
-                   jobs=max(1, jobs) if len(columns) > 1 else 1, shares=share)
+                   jobs=max(1, jobs) if len(columns) > 1 else 1, now=now or time.monotonic, shares=share,
+                   priors=dict(priors or {}))
 
     @property
     def units(self) -> int:
@@ -73,9 +100,26 @@ class MatrixClock:
         return ColumnMeter(bar, self, column, self.shares)
 
     def started(self, column: str) -> None:
-        """The column holds a worker and begins its first cell."""
+        """The column holds a worker: it builds its port first when it has a prior (until
+        ``built``), else it begins its first cell."""
         with self._lock:
-            self._since[column] = self.now()
+            self._taken[column] = self.now()
+            if column not in self.priors:
+                self._since[column] = self._taken[column]
+
+    def built(self, column: str) -> None:
+        """The column's port is ready (built, or found in the cache): its first cell begins."""
+        with self._lock:
+            now = self.now()
+            prior = self.priors.get(column)
+            if prior is not None and prior.build > 0 and column in self._taken:
+                self._built.append((now - self._taken[column], prior.build))
+            self._since[column] = now
+
+    def builds_done(self) -> int:
+        """How many of the columns that build first are past their build (or ended without it)."""
+        with self._lock:
+            return sum(1 for c, p in self.priors.items() if p.build > 0 and (c in self._since or c in self._finished))
 
     def progress(self, column: str, row: str, percent: int) -> None:
         """``percent`` of the column's current cell (its states) is done."""
@@ -96,39 +140,91 @@ class MatrixClock:
         with self._lock:
             self._finished.add(column)
             self._since.pop(column, None)
+            self._taken.pop(column, None)
 
     def remaining_seconds(self, now: float | None = None) -> float | None:
         """The wall time left (greedy schedule on ``jobs`` workers), or None while unknown."""
         with self._lock:
             now = self.now() if now is None else now
             factor, cost = self._fitted()
-            if not factor:
+            if not factor and any(c not in self.priors for c in self.columns if c not in self._finished):
                 return None
-            per_size = _per_size(cost, self.sizes)
-            slowest = max(factor.values())
+            evidence = sum(t for (_, r), t in self._seconds.items() if r in self.sizes)
+            weight = evidence / (evidence + PRIOR_SECONDS) if self.priors else 1.0
+            guess = self._guesses(factor)
             running, queued, bound = [], [], False
             for column in (c for c in self.columns if c not in self._finished):
-                left = {r: _row_cost(r, cost, self.sizes, per_size)
-                        for r in self.rows if (column, r) not in self._seconds}
-                if None in left.values():
+                build, late = self._build_left(column, now)
+                measured = self._measured_left(column, now, factor, cost, guess) if factor else None
+                expected = self._prior_left(column, now)
+                if measured is None and expected is None:
                     return None
-                if column not in self._since:
-                    queued.append(slowest * sum(left.values()))
-                    continue
-                seconds, at_least = self._running(column, slowest, now - self._since[column], left, cost)
-                running.append(seconds)
-                bound = bound or at_least
+                if measured is None or expected is None:
+                    seconds, at_least = measured or expected
+                else:
+                    seconds = weight * measured[0] + (1 - weight) * expected[0]
+                    at_least = measured[1] or expected[1]
+                (running if column in self._taken else queued).append(build + seconds)
+                bound = bound or at_least or late
             finish = greedy_finish(running, queued, self.jobs)
             return AtLeast(finish) if bound else finish
 
-    def _running(self, column: str, slowest: float, elapsed: float, left: dict[str, float],
+    def _measured_left(self, column: str, now: float, factor: dict[str, float], cost: dict[str, float],
+                       guess: dict[str, float]) -> tuple[float, bool] | None:
+        """A column's cells left from the measured rates (None when a row's cost is unknown):
+        a column not yet in its cells takes its ``guess`` factor; a running one, ``_running``."""
+        per_size = _per_size(cost, self.sizes)
+        left = {r: _row_cost(r, cost, self.sizes, per_size) for r in self.rows if (column, r) not in self._seconds}
+        if None in left.values():
+            return None
+        if column not in self._since:
+            return guess[column] * sum(left.values()), False
+        return self._running(column, guess[column], now - self._since[column], left, cost)
+
+    def _guesses(self, factor: dict[str, float]) -> dict[str, float]:
+        """Each column's factor before it has one of its own: its prior's run time scaled as the
+        measured columns' factors are to their priors' run times, else the slowest factor measured."""
+        slowest = max(factor.values(), default=0.0)
+        known = [c for c in factor if c in self.priors and self.priors[c].run > 0]
+        if not known:
+            return {c: slowest for c in self.columns}
+        scale = sum(factor[c] for c in known) / sum(self.priors[c].run for c in known)
+        return {c: self.priors[c].run * scale if c in self.priors else slowest for c in self.columns}
+
+    def _build_left(self, column: str, now: float) -> tuple[float, bool]:
+        """The seconds of a column's build still to come (expected seconds times the pace of the
+        builds finished so far, shrunk towards 1), and whether it has run past that."""
+        prior = self.priors.get(column)
+        if prior is None or column in self._since or prior.build <= 0:
+            return 0.0, False
+        done, expected = sum(t for t, _ in self._built), sum(e for _, e in self._built)
+        seconds = prior.build * (done + BUILD_PRIOR_SECONDS) / (expected + BUILD_PRIOR_SECONDS)
+        if column not in self._taken:
+            return seconds, False
+        spent = now - self._taken[column]
+        return max(0.0, seconds - spent), spent > seconds
+
+    def _prior_left(self, column: str, now: float) -> tuple[float, bool] | None:
+        """A column's cells left by its prior alone (None without one): its run time less the
+        share of its units already behind it (finished rows, the current cell's percent)."""
+        prior = self.priors.get(column)
+        if prior is None:
+            return None
+        total = sum(units for units, _ in self.shares.values()) or 1
+        behind = sum(units for r, (units, _) in self.shares.items() if (column, r) in self._seconds)
+        current = next((r for r in self.rows if (column, r) not in self._seconds), None)
+        if current is not None and column in self._since:
+            behind += self.shares.get(current, (0, 0))[0] * self._part.get(column, 0) / 100
+        return prior.run * max(0.0, 1 - behind / total), False
+
+    def _running(self, column: str, guess: float, elapsed: float, left: dict[str, float],
                  cost: dict[str, float]) -> tuple[float, bool]:
         """A running column's seconds left, and whether that is a lower bound.  The rows after the
         current one take the column's factor on its finished scenario cells (none yet: the
-        current scenario cell's, or the slowest).  The current cell, once MIN_PART of it is done,
+        current scenario cell's, or ``guess``).  The current cell, once MIN_PART of it is done,
         is projected from its pace (``_pace``); before that, the factor holds while the cell is
-        within it, and once the cell has taken longer, the time taken so far counts as the cell's
-        time: a lower bound."""
+        within it, and once the cell has taken longer, the time taken so far counts as the
+        cell's time: a lower bound."""
         if not left:
             return 0.0, False
         row, k = next(iter(left.items()))
@@ -140,7 +236,7 @@ class MatrixClock:
         if part is not None:
             projected = elapsed / part
             return max(0.0, projected - elapsed) + (projected / k if own is None else own) * rest, False
-        guess = slowest if own is None else own
+        guess = guess if own is None else own
         if elapsed <= guess * k:
             return guess * (k + rest) - elapsed, False
         rate = (spent + elapsed) / (costs + k)
@@ -221,58 +317,3 @@ def greedy_finish(running: list[float], queued: list[float], jobs: int) -> float
         workers.sort()
         workers[0] += work
     return max(workers, default=0.0)
-
-
-class ColumnMeter:
-    """One column's share of the matrix bar, advanced exactly: each row's ``units`` (its steps
-    times ``per_step``, as ``compare_scenario`` calls ``on_step`` once per matching state, capped
-    at the share), the rest of a row's share when it ends (a divergence or an error stops early),
-    the rest of the column's share at ``finish`` (a skipped or broken column); the clock learns
-    every finished cell."""
-
-    def __init__(self, bar, clock: MatrixClock, column: str, shares: dict[str, tuple[int, int]]):
-        self.bar, self.clock, self.column = bar, clock, column
-        self.shares = shares  # row -> (units, units per on_step)
-        self.open = dict.fromkeys(shares)  # rows whose share is not advanced yet
-
-    @contextmanager
-    def cell(self, row: str) -> Iterator[Callable[[], None]]:
-        """``with meter.cell(row) as on_step``: advances the row's share, times the cell."""
-        units, per_step = self.shares[row] if row in self.open else (0, 0)
-        self.open.pop(row, None)
-        left, percent = [units], [0]
-        self.bar.advance(0, label=f"{self.column} {row}")
-        started = time.perf_counter()
-
-        def on_step() -> None:
-            n = min(per_step, left[0])
-            left[0] -= n
-            self.bar.advance(n)
-            if units and 100 * (units - left[0]) // units != percent[0]:  # every 1 % of the cell
-                percent[0] = 100 * (units - left[0]) // units
-                self.clock.progress(self.column, row, percent[0])
-
-        try:
-            yield on_step
-            self.clock.record(self.column, row, time.perf_counter() - started)
-        finally:
-            self.bar.advance(left[0])
-
-    def finish(self) -> None:
-        """Whatever is left of the column's share; its worker is free."""
-        rest = sum(self.shares[row][0] for row in self.open)
-        self.open.clear()
-        self.bar.advance(rest)
-        self.clock.finished(self.column)
-
-
-def shares(scenarios, lead_rows: str | Sequence[str] | None) -> dict[str, tuple[int, int]]:
-    """Each row's (units, units per on_step): a scenario is max(1, agents) units for each of its
-    steps + 1 states (a scene of no agent still counts its states); each lead row (the vectors
-    row, the protocol row: ``lead_rows``, a name or a sequence of them) is one unit."""
-    leads = [lead_rows] if isinstance(lead_rows, str) else list(lead_rows or [])
-    rows = {row: (1, 1) for row in leads}
-    for s in scenarios:
-        per_step = max(1, len(s.scene.agents))
-        rows[s.id] = (per_step * (s.scene.steps + 1), per_step)
-    return rows

@@ -248,6 +248,12 @@ def cache_root() -> Path:
     return Path(base) / "orca-conformance"
 
 
+def artifact_path(spec: BuildSpec, key: str) -> Path:
+    """Where ``build`` keeps the artifact of ``spec`` (``key`` is ``spec.key()``): in a folder of
+    its own, ``<name>-<key prefix>``, beside the ``build.txt`` that says how it was made."""
+    return cache_root() / f"{spec.name}-{key[:20]}" / spec.artifact_name()
+
+
 def _locked(path: Path) -> FileLock:
     """An exclusive lock on ``path`` across processes and threads, held while compiling
     (filelock: fcntl on POSIX, msvcrt on Windows, waiting as long as a compile takes)."""
@@ -279,8 +285,8 @@ def build(spec: BuildSpec, timeout: float = 900.0) -> Artifact:
     spec.command_line(Path(spec.artifact_name()))  # FlagUnsupported before anything is written
     compiler = spec.toolchain.version()
     key = spec.key()
-    folder = cache_root() / f"{spec.name}-{key[:20]}"
-    target = folder / spec.artifact_name()
+    target = artifact_path(spec, key)
+    folder = target.parent
     with _locked(cache_root() / "locks" / f"{spec.name}-{key[:20]}.lock"):
         if target.exists():
             return Artifact(target, key, spec, compiler, 0.0, True)

@@ -203,12 +203,17 @@ def plan(column: str, sources: Path | None = None) -> BuildPlan:
 def _plan_of(column: str) -> BuildPlan | None:
     """The BuildPlan of a known column id, or None when its runner compiles nothing."""
     from . import resolve
+    return plan_of_runner(column, resolve(column))
+
+
+def plan_of_runner(column: str, runner) -> BuildPlan | None:
+    """The BuildPlan of a column's runner object (what its first use compiles), or None when it
+    compiles nothing; the matrix asks it before running, to say what a first run builds."""
     from .cffi_runner import CffiRunner
     from .cli_port import CliRunner
     from .unicorn_runner import UnicornRunner, elf_spec
     from .wasm_runner import WasmRunner, wasm_spec
     from .wasm_v8 import WasmV8Runner
-    runner = resolve(column)
     if isinstance(runner, CliRunner):
         return BuildPlan(column, runner.spec, runner.emulator, runner.missing)
     if isinstance(runner, CffiRunner):

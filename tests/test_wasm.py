@@ -16,10 +16,10 @@ from conformance.runners.build import DETERMINISM_FLAGS
 from conformance.judge.matrix import ERROR, PASS, VECTORS_ROW, run_matrix
 from conformance.judge.cell_text import format_table
 from conformance.runners import DEFAULT_COLUMNS, resolve
-from conformance.runners.base import RunnerError, RunnerUnavailable
+from conformance.runners.base import BudgetExhausted, RunnerError, RunnerUnavailable
 from conformance.runners.exec_runner import Limits
-from conformance.runners.wasm_runner import (WASM_DIR, WASM_FLAGS, WasmRunner, build_module, module_exports,
-                                             module_imports, wasm_spec)
+from conformance.runners.wasm_runner import (WASM_DIR, WASM_FLAGS, Metering, WasmRunner, build_module,
+                                             module_exports, module_imports, wasm_spec)
 from conformance.runners.wasm_v8 import PORT_SCRIPT, WasmV8Runner, node_version
 from conformance.contract.scenario import load_scenario, load_suite
 from conformance.selftest.variants import SourcePatch, patched_tree
@@ -123,6 +123,7 @@ def test_wasmtime_report_fields() -> None:
     assert v["toolchain"].startswith("zig ") and "clang" in v["toolchain"]
     assert "cranelift_nan_canonicalization=False" in v["engine_config"]
     assert "wasm_relaxed_simd=False" in v["engine_config"] and "consume_fuel=True" in v["engine_config"]
+    assert "epoch_interruption=False" in v["engine_config"] and v["budget"].startswith("fuel: 1000000 per call")
     assert "wasm_simd=True" in v["engine_config"]
     assert "-ffp-contract=off" in info.flags and "-fno-fast-math" in info.flags and "-O2" in info.flags
     assert "clang" in info.compiler and info.architecture == "wasm32"
@@ -174,18 +175,41 @@ def test_trap_is_an_error_cell_with_the_trap_message_and_the_suite_goes_on() -> 
     assert all(result.cells[(row, "wasm")].status == PASS for row in result.rows)
 
 
-def test_runaway_module_runs_out_of_fuel_instead_of_hanging() -> None:
-    runner = WasmRunner("wasm:spin", spec=broken_spec(SPIN_AT_STEP_5))
+RUNAWAY_REASON = {Metering.FUEL: "fuel exhausted: orca_run_advance (steps 1..256 of 2 agents) used up its budget",
+                  Metering.EPOCH: "time budget exhausted: orca_run_advance (steps 1..256 of 2 agents) ran "}
+
+
+@pytest.mark.parametrize("metering", [Metering.FUEL, Metering.EPOCH], ids=lambda m: m.value)
+def test_runaway_module_is_stopped_by_its_budget_instead_of_hanging(metering: Metering) -> None:
+    # epoch: 1 s of wall clock per call plus about 0.05 s for this batch's work (a healthy call
+    # takes microseconds); fuel: the column's default budget
+    runner = WasmRunner(f"wasm:spin-{metering.value}", spec=broken_spec(SPIN_AT_STEP_5), metering=metering,
+                        seconds_call=1.0)
     rows = [scenario("head-on-exact"), scenario("overlap-agents")]
     started = time.monotonic()
     result = run_matrix(rows, [runner], GOLDENS, with_vectors=False, with_protocol=False)
     elapsed = time.monotonic() - started
     print(format_table(result), f"{elapsed:.1f} s")
-    spun = result.cells[("orca/head-on-exact", "wasm:spin")]
-    assert spun.status == ERROR and spun.reason.startswith("fuel exhausted: orca_run_advance")
-    assert "budget" in spun.reason
-    assert result.cells[("orca/overlap-agents", "wasm:spin")].status == PASS
+    spun = result.cells[("orca/head-on-exact", runner.id)]
+    assert spun.status == ERROR and spun.reason.startswith(RUNAWAY_REASON[metering]), spun.reason
+    assert spun.compared == 1  # state 0 stands; the first batch never returned
+    # the same runner goes on: the next scene (a fresh store, its deadline set anew) passes
+    assert result.cells[("orca/overlap-agents", runner.id)].status == PASS
     assert elapsed < 20.0
+    with pytest.raises(BudgetExhausted):  # the outcome is a class, not only a sentence
+        list(runner.hashes(scenario("head-on-exact").scene))
+
+
+def test_epoch_metering_passes_healthy_scenes_and_the_vectors() -> None:
+    runner = WasmRunner("wasm:epoch", metering=Metering.EPOCH)
+    rows = [scenario("antipodal-circle-100"), scenario("obstacle-field")]
+    result = run_matrix(rows, [runner], GOLDENS, with_protocol=False)
+    print(format_table(result))
+    assert [result.cells[(row, runner.id)].status for row in result.rows] == [PASS] * 3
+    versions = runner.info().versions
+    assert "consume_fuel=False" in versions["engine_config"] and "epoch_interruption=True" in versions["engine_config"]
+    assert versions["budget"].startswith("epoch: 2.0 s per call")
+    assert runner._meter.watchdog is not None  # noqa: SLF001 - the watching thread is the runner's own
 
 
 def test_tiny_fuel_budget_is_an_error_cell_with_the_reason() -> None:
@@ -195,6 +219,8 @@ def test_tiny_fuel_budget_is_an_error_cell_with_the_reason() -> None:
     cell = result.cells[(circle.id, runner.id)]
     assert cell.status == ERROR
     assert "fuel exhausted: orca_run_advance (steps 1..256 of 100 agents)" in cell.reason
+    with pytest.raises(BudgetExhausted, match="fuel exhausted"):
+        list(runner.hashes(circle.scene))
     assert cell.compared == 1  # state 0 was hashed before the first call ran dry
 
 

@@ -13,7 +13,9 @@ on a shared machine disturb less than the wall clock:
 
 - ``c``: runners/c built by the host compiler at -O2, called through cffi;
 - ``wasm``: the module under wasmtime with the suite's configuration (fuel metering on, NaN
-  canonicalisation off), then the same module without fuel (what fuel costs), the build before
+  canonicalisation off), then the same module under epoch interruption (the other way to bound
+  a call: a wall-clock deadline, ``Metering.EPOCH``) and with no metering at all (what either
+  costs), the build before
   2026-12-02 (-O2 per file: no link-time optimisation, no SIMD) with and without fuel (what
   the build flags bring), and with NaN canonicalisation (the setting before 2026-12);
 - ``wasm-v8``: the module under Node.js, timed by the port itself (ORCA_PORT_TIMING=1 makes
@@ -40,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 from bench_c import SUITE, circle_scene, cpu_ticks
 from conformance.runners.base import RunnerUnavailable
 from conformance.runners.cffi_runner import CffiRunner, c_variants
-from conformance.runners.wasm_runner import (WASM_FLAGS, WASM_SPEED_FLAGS, WasmRunner, wasm_spec,
+from conformance.runners.wasm_runner import (WASM_FLAGS, WASM_SPEED_FLAGS, Metering, WasmRunner, wasm_spec,
                                              wasmtime_version)
 from conformance.runners.wasm_v8 import WasmV8Runner, node_version
 from conformance.contract.scenario import Scene
@@ -48,7 +50,8 @@ from conformance.contract.scenario import Scene
 TIMING = re.compile(r"timing: (\d+) steps of (\d+) agents: orca_run_advance ([0-9.]+) ms \(CPU ([0-9.]+) ms\)")
 NATIVE = "c (gcc -O2, cffi)"
 WASM = "wasm (wasmtime: fuel on, the column)"
-NO_FUEL = "  the same module, fuel off"
+EPOCH = "  the same module, epoch interruption"
+NO_FUEL = "  the same module, no metering"
 PREVIOUS_FLAGS = tuple(f for f in WASM_FLAGS if f not in WASM_SPEED_FLAGS + ("-msimd128",))
 """The module's flags before 2026-12-02: -O2 file by file, no link-time optimisation, no SIMD."""
 
@@ -114,9 +117,10 @@ def wasm_variants() -> dict[str, WasmRunner]:
     previous = wasm_spec(name="wasm-previous", flags=PREVIOUS_FLAGS)
     return {
         WASM: WasmRunner(),
-        NO_FUEL: WasmRunner(engine_config={"consume_fuel": False}),
+        EPOCH: WasmRunner(metering=Metering.EPOCH),
+        NO_FUEL: WasmRunner(metering=Metering.NONE),
         "  previous build (no LTO, no SIMD), fuel on": WasmRunner(spec=previous),
-        "  previous build, fuel off": WasmRunner(spec=previous, engine_config={"consume_fuel": False}),
+        "  previous build, no metering": WasmRunner(spec=previous, metering=Metering.NONE),
         "  with NaN canonicalisation, fuel on": WasmRunner(engine_config={"cranelift_nan_canonicalization": True}),
     }
 
@@ -172,10 +176,13 @@ def print_summary(samples: dict[str, list[float]], ticks: dict[str, list[int]]) 
                 f"{statistics.median(samples[a]) / statistics.median(samples[b]):.3f} (median)")
     steal = sum(t[0] for t in ticks.values())
     total = sum(t[1] for t in ticks.values())
-    print(f"\nwasm with fuel : native c     {ratio(WASM, NATIVE)}")
-    print(f"wasm without fuel : native c  {ratio(NO_FUEL, NATIVE)}")
-    print(f"fuel on : fuel off (same)     {ratio(WASM, NO_FUEL)}")
-    print(f"steal during the timed runs   {100 * steal / total:.1f}% of the machine's CPU time" if total
+    print(f"\nwasm with fuel : native c       {ratio(WASM, NATIVE)}")
+    print(f"wasm with epochs : native c     {ratio(EPOCH, NATIVE)}")
+    print(f"wasm, no metering : native c    {ratio(NO_FUEL, NATIVE)}")
+    print(f"fuel : no metering (same)       {ratio(WASM, NO_FUEL)}")
+    print(f"epochs : no metering (same)     {ratio(EPOCH, NO_FUEL)}")
+    print(f"epochs : fuel (same)            {ratio(EPOCH, WASM)}")
+    print(f"steal during the timed runs     {100 * steal / total:.1f}% of the machine's CPU time" if total
           else "steal: /proc/stat not readable")
 
 

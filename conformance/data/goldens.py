@@ -6,7 +6,9 @@ differing step; a golden whose figures break its scenario's own ``expect:`` is r
 written, the old one stays).  ``check_goldens`` re-runs the reference and reports every
 scenario whose golden is missing, stale, under another id or differs, and (for the whole
 suite) the vector files and orphans; it fails on any, or when nothing was compared.  Both
-say one line per item and a summary through the ``say`` given.
+say one line per item and a summary through the ``say`` given, in the order of the scenarios
+given, whether the reference runs in one process or in ``jobs`` worker processes (None: every
+core; reference_pool.py); the files are read and written in this process only.
 ``golden_status`` is the one decision of whether a scenario's golden is there, made for this
 version of the scene (its fingerprint) and under its id; ``orphans`` the one list of golden
 files no scenario owns: ``check``, ``goldens check`` and the matrix all ask them.
@@ -30,7 +32,7 @@ from . import vectors
 from .figures import FigureRecorder
 from .suite import Suite
 from ..jsonfile import write_json_atomic
-from ..progress import Progress
+from .reference_pool import reference_goldens
 from ..contract.scenario import Scenario
 from ..contract.state_hash import state_hash
 
@@ -168,13 +170,11 @@ def orphans(root: Path, scenario_ids: Iterable[str]) -> list[Path]:
     return [p for p in golden_files(root) if p.resolve() not in known]
 
 
-def run_reference(scenarios: list[Scenario], root: Path) -> Iterator[tuple[Scenario, Golden, float]]:
-    """Each scenario's golden as the reference computes it now, with its seconds (one progress bar)."""
-    with Progress(sum(s.scene.steps + 1 for s in scenarios), "reference") as bar:
-        for s in scenarios:
-            started = time.perf_counter()
-            golden = compute_golden(s, root, on_step=lambda _k: bar.advance(label=s.id))
-            yield s, golden, time.perf_counter() - started
+def run_reference(scenarios: list[Scenario], root: Path,
+                  jobs: int | None = None) -> Iterator[tuple[Scenario, Golden, float]]:
+    """Each scenario's golden as the reference computes it now, with its seconds (one progress
+    bar), in the order given; in ``jobs`` processes (None: every core), the dearest first."""
+    return reference_goldens(scenarios, root, compute_golden, jobs)
 
 
 def regen_targets(suite: Suite, ids: list[str], include_slow: bool) -> tuple[list[Scenario], list[str] | None]:
@@ -210,12 +210,12 @@ class Regenerated:
 
 
 def regenerate(suite: Suite, scenarios: list[Scenario], families: list[str] | None,
-               say: Callable[[str], None]) -> Regenerated:
+               say: Callable[[str], None], jobs: int | None = None) -> Regenerated:
     """Writes the goldens of ``scenarios`` that changed, and the vector files of ``families``
     (None: every family; empty: none); one line per scenario and family, then the summary."""
     started = time.perf_counter()
     written = refused = 0
-    for s, golden, seconds in run_reference(scenarios, suite.goldens_dir):
+    for s, golden, seconds in run_reference(scenarios, suite.goldens_dir, jobs):
         path = golden_path(suite.goldens_dir, s.id)
         violations = check_expectations(s, golden.figures)
         if violations:
@@ -276,7 +276,8 @@ class Checked:
         return bool(self.problems) or self.compared == 0
 
 
-def check_goldens(suite: Suite, scenarios: list[Scenario], whole: bool, say: Callable[[str], None]) -> Checked:
+def check_goldens(suite: Suite, scenarios: list[Scenario], whole: bool, say: Callable[[str], None],
+                  jobs: int | None = None) -> Checked:
     """Re-runs the reference on ``scenarios`` and compares with their goldens; with ``whole``
     (no ids asked for) also the vector files, the slow scenarios left out, and the orphans.
     One line per scenario and problem, then the summary."""
@@ -284,7 +285,7 @@ def check_goldens(suite: Suite, scenarios: list[Scenario], whole: bool, say: Cal
     everything = suite.scenarios()
     skipped = [s for s in everything if s.slow and s not in scenarios] if whole else []
     problems = compared = 0
-    for s, golden, seconds in run_reference(scenarios, suite.goldens_dir):
+    for s, golden, seconds in run_reference(scenarios, suite.goldens_dir, jobs):
         status = golden_status(suite.goldens_dir, s)
         if status.kind != OK:
             say(f"{status.kind.upper():<9} {status.problem(s.id, status.path.relative_to(suite.root))}")

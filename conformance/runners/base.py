@@ -36,6 +36,11 @@ class RunnerError(Exception):
         super().__init__(reason + (f"\n--- stderr tail ---\n{stderr_tail}" if stderr_tail else ""))
 
 
+class BudgetExhausted(RunnerError):
+    """A call into an in-process guest (the wasm module, an emulated CPU) outlived its budget:
+    its fuel, or its wall-clock seconds.  A runaway port, or a budget too small for the work."""
+
+
 class WrongCount(RunnerError):
     """The port answered a run with another number of states than the request asked for."""
 

@@ -32,7 +32,7 @@ from typing import Callable
 from .c_sources import C_DIR, include_dirs, library_sources
 from .build import (DETERMINISM_FLAGS, ROOT, Artifact, BuildFailed, BuildSpec, ToolchainMissing, build,
                     zig_available, zig_cc)
-from .base import RunnerError, RunnerInfo, RunnerUnavailable
+from .base import BudgetExhausted, RunnerError, RunnerInfo, RunnerUnavailable
 from .calling_conventions import ABIS, STACK_BYTES, STACK_TOP, STOP_ADDRESS
 from .elf import ElfError, ElfImage, read_elf
 from .guest_memory import GuestMemory
@@ -205,7 +205,7 @@ class _Machine(GuestMemory):
             self.watchdog.disarm()
         pc = self.abi.pc()
         if pc != STOP_ADDRESS:
-            raise RunnerError(f"time budget exhausted: {where} ran {time.monotonic() - started:.1f} s, its budget is "
+            raise BudgetExhausted(f"time budget exhausted: {where} ran {time.monotonic() - started:.1f} s, its budget is "
                               f"{seconds:.1f} s; stopped at {pc:#x} ({self.image.function_at(pc)}) "
                               f"(a runaway port, or a host far slower than expected)")
         if not returns:

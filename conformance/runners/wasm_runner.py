@@ -5,10 +5,11 @@ export layer and runtime of runners/wasm, Zig's clang from the ``ziglang`` packa
 determinism flags, ``-target wasm32-freestanding``, link-time optimisation); ``build_module()``
 builds it through the build layer and refuses a module with imports.  ``WasmRunner`` loads it
 into wasmtime with a deterministic configuration (relaxed SIMD off and deterministic, plain
-128-bit SIMD on, no threads or other non-deterministic proposals), a bounded memory and fuel:
-every call into the module gets a fuel budget proportional to its work, so a runaway module becomes a
-``RunnerError`` ("fuel exhausted ...") and a trap a ``RunnerError`` with the trap message;
-either way the cell is ERROR and the suite goes on.  Every scene (and every vector family)
+128-bit SIMD on, no threads or other non-deterministic proposals), a bounded memory and a
+budget on every call in proportion to its work (``Metering``: wasmtime's fuel by default, or an
+epoch deadline kept by watchdog.py's sleeping thread), so a runaway module becomes a
+``BudgetExhausted`` ("fuel exhausted ..." or "time budget exhausted ...") and a trap a
+``RunnerError`` with the trap message; either way the cell is ERROR and the suite goes on.  Every scene (and every vector family)
 runs in a fresh instance, so a trap never leaves state behind.  Exports and memory layout:
 docs/wasm.md.
 """
@@ -16,15 +17,18 @@ docs/wasm.md.
 from __future__ import annotations
 
 import platform
+import time
+from enum import Enum
 from functools import lru_cache
 from pathlib import Path
 
 from .c_sources import C_DIR, include_dirs, library_sources
 from .build import (DETERMINISM_FLAGS, ROOT, Artifact, BuildFailed, BuildSpec, ToolchainMissing, build,
                     zig_available, zig_cc)
-from .base import RunnerError, RunnerInfo, RunnerUnavailable
+from .base import BudgetExhausted, RunnerError, RunnerInfo, RunnerUnavailable
 from .export_layer import ABI_VERSION, FUEL_CALL, FUEL_PER_AGENT_STEP, FUEL_PER_PAIR, ExportLayerRunner
 from .guest_memory import GuestMemory
+from .watchdog import Watchdog
 
 WASM_DIR = ROOT / "runners" / "wasm"
 WASM_TARGET = "wasm32-freestanding"
@@ -116,9 +120,39 @@ ENGINE_CONFIG = {
     "wasm_simd": True,
     "wasm_threads": False,
     "consume_fuel": True,
+    "epoch_interruption": False,
     "cranelift_opt_level": "speed",
 }
-"""The wasmtime Config (the properties are write-only, so this dict is what the report shows)."""
+"""The wasmtime Config (the properties are write-only, so this dict is what the report shows);
+the metering entries are Metering's."""
+
+
+class Metering(Enum):
+    """How a call into the module is bounded.
+
+    FUEL (the column's): wasmtime counts instructions; a call gets its budget in units of about
+    one instruction and traps when they run out, at the same instruction on every machine.
+    EPOCH: the call gets ``seconds_call + units * seconds_per_unit`` of wall clock; the runner's
+    watchdog thread (asleep until a call outlives its seconds) increments the engine's epoch and
+    the module traps at its next check.  Not deterministic, and measured no faster than fuel in
+    wasmtime 50 (docs/wasm.md, Speed).  NONE: no budget, a runaway hangs (benchmarks only)."""
+
+    FUEL = "fuel"
+    EPOCH = "epoch"
+    NONE = "none"
+
+    def engine_settings(self) -> dict:
+        """The Config entries this metering needs."""
+        return {"consume_fuel": self is Metering.FUEL, "epoch_interruption": self is Metering.EPOCH}
+
+
+SECONDS_CALL = 2.0
+"""Epoch metering: wall-clock seconds of any call, on top of its work."""
+SECONDS_PER_UNIT = 1e-9
+"""Epoch metering: seconds per unit of work (the fuel units of export_layer's budgets).  The
+module runs about 4.5e9 fuel units a second here and the budgets hold 8 times the worst scene's
+units, so a healthy call has over 30 times its time (and at least SECONDS_CALL) before it is
+stopped; a runaway one is stopped within SECONDS_CALL + 20 s (MAX_CALL_FUEL)."""
 
 
 def make_engine(settings: dict | None = None):
@@ -130,16 +164,69 @@ def make_engine(settings: dict | None = None):
     return wasmtime.Engine(config)
 
 
-class _Instance(GuestMemory):
-    """One instance of the module in its own store: calls with fuel, memory helpers."""
+class _Meter:
+    """One runner's metering: sets a call's budget before it, stops watching after it, and turns
+    the trap of an exhausted budget into BudgetExhausted.  One call at a time (as a column runs)."""
 
-    def __init__(self, engine, module, memory_limit: int, fuel: bool = True):
+    def __init__(self, metering: Metering, engine, seconds_call: float, seconds_per_unit: float):
+        self.metering = metering
+        self.engine = engine
+        self.seconds_call = seconds_call
+        self.seconds_per_unit = seconds_per_unit
+        self.watchdog = Watchdog(self.interrupt, name="wasm-epoch") if metering is Metering.EPOCH else None
+
+    def interrupt(self) -> None:
+        """The watchdog's stop: the store's deadline is one epoch ahead, so the call traps."""
+        self.engine.increment_epoch()
+
+    def seconds(self, units: int) -> float:
+        return self.seconds_call + units * self.seconds_per_unit
+
+    def start(self, store, units: int) -> None:
+        if self.metering is Metering.FUEL:
+            store.set_fuel(units)
+        elif self.watchdog is not None:
+            store.set_epoch_deadline(1)
+            self.watchdog.arm(self.seconds(units))
+
+    def stop(self) -> None:
+        if self.watchdog is not None:
+            self.watchdog.disarm()
+
+    def failure(self, trap, where: str, units: int, started: float) -> RunnerError:
+        """BudgetExhausted for the trap of this metering's budget, else a RunnerError with the trap."""
+        from wasmtime import TrapCode
+        code = trap.trap_code
+        if self.metering is Metering.FUEL and code == TrapCode.OUT_OF_FUEL:
+            return BudgetExhausted(f"fuel exhausted: {where} used up its budget of {units:,} units "
+                                   f"(a runaway module, or a budget too small for the work)")
+        if self.metering is Metering.EPOCH and code == TrapCode.INTERRUPT:
+            return BudgetExhausted(f"time budget exhausted: {where} ran {time.monotonic() - started:.1f} s, its "
+                                   f"budget is {self.seconds(units):.1f} s (a runaway module, or a host far "
+                                   f"slower than expected)")
+        return RunnerError(f"wasm trap in {where}: {_message(trap)}")
+
+    def describe(self, runner: "WasmRunner") -> str:
+        """The budget, for the report."""
+        units = (f"{runner.fuel_call} per call + {runner.fuel_per_agent_step} per agent-step + "
+                 f"{runner.fuel_per_pair} per agent-agent or agent-segment pair and step")
+        if self.metering is Metering.FUEL:
+            return f"fuel: {units}"
+        if self.metering is Metering.EPOCH:
+            return f"epoch: {self.seconds_call} s per call + {self.seconds_per_unit:.0e} s per unit; units: {units}"
+        return "none"
+
+
+class _Instance(GuestMemory):
+    """One instance of the module in its own store: metered calls, memory helpers."""
+
+    def __init__(self, module, memory_limit: int, meter: _Meter):
         import wasmtime
         self._wasmtime = wasmtime
-        self.store = wasmtime.Store(engine)
+        self.store = wasmtime.Store(meter.engine)
         self.store.set_limits(memory_size=memory_limit)
-        self.fuel = fuel
-        if fuel:
+        self.meter = meter
+        if meter.metering is Metering.FUEL:
             self.store.set_fuel(FUEL_CALL)
         try:
             instance = wasmtime.Instance(self.store, module, [])
@@ -153,23 +240,21 @@ class _Instance(GuestMemory):
         self.result = self.call("orca_result", FUEL_CALL)
 
     def call(self, name: str, fuel: int, *args, what: str = ""):
-        """Call an export with a fuel budget; a trap or exhausted fuel is a RunnerError."""
+        """Call an export with a budget of ``fuel`` units; a trap or an exhausted budget is a RunnerError."""
         wasmtime = self._wasmtime
         func = self._funcs.get(name)
         if func is None:
             func = self._funcs[name] = self.exports[name]
-        if self.fuel:
-            self.store.set_fuel(fuel)
+        started = time.monotonic()
+        self.meter.start(self.store, fuel)
         try:
             return func(self.store, *args)
         except wasmtime.Trap as trap:
-            where = f"{name}{f' ({what})' if what else ''}"
-            if trap.trap_code == wasmtime.TrapCode.OUT_OF_FUEL:
-                raise RunnerError(f"fuel exhausted: {where} used up its budget of {fuel:,} units "
-                                  f"(a runaway module, or a budget too small for the work)") from None
-            raise RunnerError(f"wasm trap in {where}: {_message(trap)}") from None
+            raise self.meter.failure(trap, f"{name}{f' ({what})' if what else ''}", fuel, started) from None
         except wasmtime.WasmtimeError as err:
             raise RunnerError(f"wasmtime error in {name}: {_message(err)}") from None
+        finally:
+            self.meter.stop()
 
     def alloc(self, size: int) -> int:
         pointer = self.call("orca_alloc", FUEL_CALL, max(1, size))
@@ -203,19 +288,27 @@ class WasmRunner(ExportLayerRunner):
 
     def __init__(self, runner_id: str = "wasm", spec: BuildSpec | None = None,
                  fuel_per_agent_step: int = FUEL_PER_AGENT_STEP, fuel_per_pair: int = FUEL_PER_PAIR,
-                 memory_limit: int = MEMORY_LIMIT, engine_config: dict | None = None):
-        """``fuel_per_agent_step``/``fuel_per_pair`` set the step budgets (tests make them tiny),
-        ``engine_config`` overrides entries of ENGINE_CONFIG (benchmarks only)."""
+                 memory_limit: int = MEMORY_LIMIT, engine_config: dict | None = None,
+                 metering: Metering = Metering.FUEL, seconds_call: float = SECONDS_CALL,
+                 seconds_per_unit: float = SECONDS_PER_UNIT):
+        """``fuel_per_agent_step``/``fuel_per_pair`` set the step budgets in units (tests make
+        them tiny), ``metering`` how they are kept (``seconds_call``/``seconds_per_unit``: the
+        wall clock an EPOCH budget gives), ``engine_config`` overrides other entries of
+        ENGINE_CONFIG (benchmarks only)."""
         self.id = runner_id
         self.spec = spec
         self.fuel_per_agent_step = fuel_per_agent_step
         self.fuel_per_pair = fuel_per_pair
         self.fuel_call = FUEL_CALL
         self.memory_limit = memory_limit
-        self.engine_config = {**ENGINE_CONFIG, **(engine_config or {})}
+        self.metering = metering
+        self.seconds_call = seconds_call
+        self.seconds_per_unit = seconds_per_unit
+        self.engine_config = {**ENGINE_CONFIG, **(engine_config or {}), **metering.engine_settings()}
         self.artifact: Artifact | None = None
         self._engine = None
         self._module = None
+        self._meter: _Meter | None = None
 
     def _load(self):
         if self._module is not None:
@@ -226,6 +319,7 @@ class WasmRunner(ExportLayerRunner):
             raise RunnerUnavailable("the wasmtime package is not installed (pip install wasmtime)") from None
         self.artifact = build_module(self.spec)
         self._engine = make_engine(self.engine_config)
+        self._meter = _Meter(self.metering, self._engine, self.seconds_call, self.seconds_per_unit)
         try:
             self._module = wasmtime.Module.from_file(self._engine, str(self.artifact.path))
         except wasmtime.WasmtimeError as err:
@@ -240,7 +334,7 @@ class WasmRunner(ExportLayerRunner):
         return self._engine, self._module
 
     def _instance(self) -> _Instance:
-        return _Instance(self._engine, self._module, self.memory_limit, self.engine_config["consume_fuel"])
+        return _Instance(self._module, self.memory_limit, self._meter)
 
     def _guest(self) -> _Instance:
         """A fresh instance: every scene and vector family starts from a pristine module."""
@@ -268,8 +362,7 @@ class WasmRunner(ExportLayerRunner):
             "module_build": self.build_info(),
             "engine_config": config,
             "memory_limit": str(self.memory_limit),
-            "fuel": f"{self.fuel_call} per call + {self.fuel_per_agent_step} per agent-step "
-                    f"+ {self.fuel_per_pair} per agent-agent or agent-segment pair and step",
+            "budget": self._meter.describe(self),
         }
         host = f"{platform.system().lower()}-{platform.machine().lower()}"
         return RunnerInfo(self.id, "orca-c (wasm32, wasmtime)", platform=f"wasm32 (wasmtime on {host})",

@@ -1,4 +1,4 @@
-"""A wall-clock budget for calls into an emulated CPU, kept by one sleeping thread.
+"""A wall-clock budget for calls into an in-process guest, kept by one sleeping thread.
 
 Contract: ``Watchdog(stop)`` starts a daemon thread that sleeps until a call is armed.
 ``arm(seconds)`` before the call and ``disarm()`` after it; if the call is still armed when its
@@ -6,7 +6,11 @@ seconds are up, the thread calls ``stop()`` (Unicorn's ``emu_stop``, which may b
 another thread; the caller sees the stop in where the CPU stopped), and again every ``RETRY``
 seconds until the call is disarmed: a stop that comes before the emulation has begun is lost
 (``emu_stop`` does nothing then), which a tiny budget would otherwise hit.  ``close()`` ends
-the thread.
+the thread.  One call at a time per watchdog: ``arm`` replaces the deadline of the call before.
+
+Users: the Unicorn columns (``stop`` is ``emu_stop``) and the wasm column under epoch metering
+(``stop`` increments the engine's epoch; the store's deadline is one epoch ahead, so the running
+module traps at its next loop header or function entry; docs/wasm.md).
 
 Why not Unicorn's own ``emu_start`` timeout: it starts a thread per call that polls the clock
 every few microseconds.  Alone on a machine that costs little, but with two columns running on
@@ -45,10 +49,11 @@ class _Budget:
 class Watchdog:
     """Calls ``stop`` (a bound method, held weakly) when an armed call outlives its budget."""
 
-    def __init__(self, stop: Callable[[], None]):
+    def __init__(self, stop: Callable[[], None], name: str = "unicorn-watchdog"):
+        """``name`` names the thread (tests find it by name)."""
         self._budget = _Budget()
         weakref.finalize(self, self._budget.close)
-        threading.Thread(target=_watch, args=(self._budget, weakref.WeakMethod(stop)), name="unicorn-watchdog",
+        threading.Thread(target=_watch, args=(self._budget, weakref.WeakMethod(stop)), name=name,
                          daemon=True).start()
 
     def arm(self, seconds: float) -> None:

@@ -15,13 +15,15 @@ import pytest
 
 from conformance.selftest import careless
 
-from conformance.judge import causes, diagnosis, hash_encoding, step_comparison, vector_failure
+from conformance.judge import causes, hash_encoding, step_comparison, vector_failure
 
 from conformance.data import vectors
 from conformance.runners.build import DETERMINISM_FLAGS, system_cc
 from conformance.judge.matrix import DIVERGED, ERROR, PASS, compare_scenario, vector_cell
 from conformance.judge.provided import AGENT_STEP_NOT_PROVIDED
-from conformance.runners.base import StateDump
+from conformance.runners.base import NonFinite, OutOfMemory, Refused, StateDump
+from conformance.runners.exec_runner import error_reply
+from conformance.contract.state_hash import FIELDS
 from conformance.runners.cffi_runner import CffiRunner, CVariant
 from conformance.runners.cli_port import CliRunner, cli_spec
 from conformance.runners.reference import ReferenceRunner
@@ -267,9 +269,10 @@ def test_a_non_finite_state_is_an_error_with_the_agent_and_a_diagnosis(make) -> 
 def test_a_dump_reaches_the_first_non_finite_state_but_not_beyond() -> None:
     runner = misreading("arrive-as-speed-clamp")
     scene = scenario("degenerate").scene
-    with pytest.raises(Exception) as info:
+    with pytest.raises(NonFinite) as info:
         list(runner.hashes(scene))
-    step = diagnosis.parse_non_finite(str(info.value))[0]
+    step = info.value.step
+    assert info.value.agent is not None and info.value.field in FIELDS  # the port named them
     assert any(math.isnan(v) for row in runner.dump(scene, step).agents for v in row[:4])
     with pytest.raises(Exception, match=f"non-finite state at step {step}: agent"):
         runner.dump(scene, step + 1)
@@ -294,13 +297,22 @@ def test_a_crash_mid_run_is_diagnosed_at_the_step_it_cannot_take() -> None:
     assert any(note.startswith(f"dump of step {d.step} by the port failed") for note in d.notes)
 
 
-@pytest.mark.parametrize("text, parsed", [
-    ("non-finite state at step 7: agent 3 velocity.x is nan", (7, 3, "velocity.x")),
-    ("port reported an error during run (step 7): non-finite state at step 7", (7, None, "")),
-    ("wasm trap in run: unreachable", None),
+@pytest.mark.parametrize("text, kind, parsed", [
+    ("non-finite state at step 7: agent 3 velocity.x is nan", NonFinite, (7, 3, "velocity.x")),
+    ("non-finite state at step 7", NonFinite, (7, None, "")),
+    ("out of memory", OutOfMemory, None),
+    ("TODO: agent_constraint", Refused, None),
 ])
-def test_non_finite_errors_are_parsed(text: str, parsed) -> None:
-    assert diagnosis.parse_non_finite(text) == parsed
+def test_an_error_reply_is_decoded_once_into_its_type(text: str, kind: type, parsed) -> None:
+    """A port's error reply becomes a typed error at the protocol's edge; the judge reads fields."""
+    err = error_reply("run (step 7)", text)(f"port reported an error during run (step 7): {text}", "")
+    assert type(err) is kind
+    if parsed is not None:
+        assert (err.step, err.agent, err.field) == parsed
+    if kind is Refused:
+        assert (err.request, err.message) == ("run (step 7)", text) and err.diagnosable
+    if kind is OutOfMemory:
+        assert not err.diagnosable  # asking the port again cannot tell more
 
 
 # ----------------------------------------------------------------------------- vector cases

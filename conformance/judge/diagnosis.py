@@ -67,6 +67,9 @@ class Diagnosis:
     constraint: ConstraintDifference | None = None
     encoding: str = ""
     """The wrong hash encoding that reproduces the port's hash (kind hash-encoding)."""
+    rounding: str = ""
+    """Which formula primitives differ by rounding only, when the port's arithmetic is what
+    differs (the vectors row says so; ``matrix.attach_vector_failure`` puts it first in the cause)."""
     non_finite: str = ""
     """"agent i field is value" when the run stopped on a NaN or an infinity."""
     vector_family: str | None = None
@@ -134,19 +137,6 @@ class Diagnosis:
                 "clause_found": self.citation.found if self.citation is not None else False,
                 "cites": self.cites(), "decision": self.decision,
                 "picture": self.picture}
-
-
-NON_FINITE = re.compile(r"non-finite state at step (\d+)(?::? ?\(?agent (\d+),? ([a-z]+\.[xy]))?")
-"""The protocol's error for a NaN or an infinity, with the agent and field when the port names them."""
-
-
-def parse_non_finite(reason: str) -> tuple[int, int | None, str] | None:
-    """(step, agent or None, field or "") of a non-finite error message, or None."""
-    match = NON_FINITE.search(reason)
-    if match is None:
-        return None
-    agent = int(match.group(2)) if match.group(2) is not None else None
-    return int(match.group(1)), agent, match.group(3) or ""
 
 
 def _dump(runner: Runner, scene: Scene, step: int, result: Diagnosis, who: str) -> StateDump | None:

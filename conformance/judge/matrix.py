@@ -20,7 +20,7 @@ from typing import Callable, Iterator
 from ..data import vectors
 from ..runners.build import announcing
 from ..runners.build_estimate import pending_builds
-from .diagnosis import Diagnosis, diagnose, first_failing_dump, parse_non_finite
+from .diagnosis import Diagnosis, diagnose, first_failing_dump
 from ..contract.clauses import Citation, clause_map
 from .citation import cite_vector_cases
 from .cell import DIVERGED, ERROR, PASS, SKIPPED, STATUSES, Cell, status_text  # noqa: F401 (re-exported)
@@ -34,7 +34,7 @@ from ..data.goldens import OK as GOLDEN_OK
 from ..data.goldens import golden_status
 from ..progress import Progress
 from ..runners import resolve
-from ..runners.base import Runner, RunnerError, RunnerInfo, RunnerUnavailable
+from ..runners.base import NonFinite, Runner, RunnerError, RunnerInfo, RunnerUnavailable
 from ..runners.reference import ReferenceRunner
 from ..contract.scenario import Scenario
 
@@ -118,7 +118,8 @@ def attach_vector_failure(diagnosis: Diagnosis, vector_failure: tuple[str, int] 
         diagnosis.vector_family, diagnosis.vector_case = vector_failure
         diagnosis.vector_detail = getattr(vector_failure, "detail", "")
         rounding = getattr(vector_failure, "rounding", "")
-        if rounding and not diagnosis.cause.startswith("the floating-point evaluation"):
+        if rounding and not diagnosis.rounding:
+            diagnosis.rounding = rounding
             diagnosis.cause = ROUNDING_CAUSE.format(rounding=rounding,
                                                     cause=f"at the step: {diagnosis.cause}" if diagnosis.cause
                                                     else "the step shows it")
@@ -127,22 +128,19 @@ def attach_vector_failure(diagnosis: Diagnosis, vector_failure: tuple[str, int] 
                                                   "primitives differ by rounding only")
 
 
-UNDIAGNOSED_ERRORS = ("no reply to", "exceeded", "budget", "without a newline", "fuel exhausted", "build failed",
-                      "cannot start", "out of memory", "longer than")
-"""ERROR reasons after which the port is not asked again (it would hang, run away or fail alike)."""
-
-
 def _diagnose_error(cell: Cell, err: RunnerError, scenario: Scenario, runner: Runner, reference: Runner,
                     vector_failure: tuple[str, int] | None) -> None:
     """An ERROR after some states matched is diagnosed as a divergence at its failing step k: the
-    step of a non-finite state (named by the port, with the agent and field that are not finite),
-    or else the first step the port cannot dump either (a crash or trap of the step itself).  The
-    cell stays ERROR; its reason gains the diagnosis."""
-    non_finite = parse_non_finite(err.reason)
-    if non_finite is None and (cell.compared == 0 or any(t in err.reason for t in UNDIAGNOSED_ERRORS)):
+    step of a non-finite state (``NonFinite``: named by the port, with the agent and field that are
+    not finite), or else the first step the port cannot dump either (a crash or trap of the step
+    itself).  An error that asking again cannot explain (``RunnerError.diagnosable`` false: no
+    reply, a budget, a flood, no start, no memory) is left as it is.  The cell stays ERROR; its
+    reason gains the diagnosis."""
+    non_finite = err if isinstance(err, NonFinite) else None
+    if non_finite is None and (cell.compared == 0 or not err.diagnosable):
         return
     if non_finite is not None:
-        step = non_finite[0]
+        step = non_finite.step
     else:
         # the hashes may arrive in batches: the failing step is the first the port cannot dump
         step = first_failing_dump(runner, scenario.scene, cell.compared, scenario.scene.steps)
@@ -150,10 +148,10 @@ def _diagnose_error(cell: Cell, err: RunnerError, scenario: Scenario, runner: Ru
         return
     what = ""
     if non_finite is not None:
-        what = f"agent {non_finite[1]} {non_finite[2]}" if non_finite[1] is not None else "agent not named by the port"
+        what = non_finite.what() or "agent not named by the port"
     cell.step = step
     cell.diagnosis = diagnose(scenario.scene, step, runner, reference, non_finite=what)
-    if non_finite is not None and non_finite[1] is None and cell.diagnosis.state is not None:
+    if non_finite is not None and non_finite.agent is None and cell.diagnosis.state is not None:
         cell.diagnosis.non_finite = f"agent {cell.diagnosis.state.agent} {cell.diagnosis.state.field}"
     attach_vector_failure(cell.diagnosis, vector_failure)
     if cell.diagnosis.informative():
@@ -236,7 +234,7 @@ def vector_cell(runner: Runner, folder: Path) -> tuple[Cell, VectorFailure | Non
             # A family the port answers with an error (not written yet, say) does not hide the
             # others; a port that hangs, runs away or dies is not asked again.
             errors.append((name, _with_stderr(run.error)))
-            if any(marker in run.error.reason for marker in UNDIAGNOSED_ERRORS):
+            if not run.error.diagnosable:
                 break
             continue
         total += len(cases) - len(bad)

@@ -26,11 +26,10 @@ from dataclasses import dataclass, field
 
 from ..contract.clauses import Citation
 from ..contract.scenario import Scene
-from ..runners.base import DUMP_FIELDS, Runner, RunnerError, StateDump, WrongCount
-from ..runners.exec_runner import REFUSAL, ExecRunner
+from ..runners.base import DUMP_FIELDS, Refused, Runner, RunnerError, StateDump, WrongCount
+from ..runners.exec_runner import ExecRunner
 from ..runners.reference import ReferenceRunner
 from .cell import DIVERGED, ERROR, PASS, Cell
-from .diagnosis import parse_non_finite
 from .state_difference import first_state_difference, hex_bits
 
 NOT_APPLICABLE = "not applicable"
@@ -153,8 +152,7 @@ def prefix_problem(got: list[str], expected: tuple[str, ...], steps: int, whose:
 def _refused_step_one(got: list[str], err: RunnerError, expected: tuple[str, ...]) -> bool:
     """The port answered state 0 right, then its step 1 with an error reply that is no
     non-finite state: it cannot step the scene (its solver or driver is not written yet)."""
-    return (len(got) == 1 and got[0] == expected[0] and err.reason.startswith(f"{REFUSAL} run (step 1)")
-            and parse_non_finite(err.reason) is None)
+    return len(got) == 1 and got[0] == expected[0] and isinstance(err, Refused) and err.request == "run (step 1)"
 
 
 def run_steps_check(runner: Runner, main: RowScene, empty: RowScene | None, probe: Probe) -> Check:
@@ -272,7 +270,7 @@ def two_runs_check(runner: Runner, main: RowScene, between: RowScene, empty: Row
     own, err = collect(runner, main.scene, main.scene.steps)
     probe.own = own
     if err is not None and empty is not None and _refused_step_one(own, err, main.hashes):
-        probe.cannot_step = err.reason[len(f"{REFUSAL} run (step 1): "):][:160]
+        probe.cannot_step = err.message[:160]
         _fresh(runner)
         return _same_twice(runner, (empty, empty.scene.steps), (main, 0), [], [])
     if err is not None:

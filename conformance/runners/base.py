@@ -28,7 +28,14 @@ class RunnerUnavailable(Exception):
 
 
 class RunnerError(Exception):
-    """The port failed (crash, hang, garbage, wrong count, NaN); the reason is shown."""
+    """The port failed (crash, hang, garbage, wrong count, NaN); the reason is shown.
+
+    The class says what happened, the reason only says it to a person: the judge decides by
+    ``isinstance`` and by ``diagnosable`` (whether asking the same port for dumps of the failing
+    step can tell more), never by the reason's words.  A plain ``RunnerError`` is a failure of
+    the step itself (a crash, a trap, a port that exited): diagnosable."""
+
+    diagnosable = True
 
     def __init__(self, reason: str, stderr_tail: str = ""):
         self.reason = reason
@@ -37,8 +44,61 @@ class RunnerError(Exception):
 
 
 class BudgetExhausted(RunnerError):
-    """A call into an in-process guest (the wasm module, an emulated CPU) outlived its budget:
-    its fuel, or its wall-clock seconds.  A runaway port, or a budget too small for the work."""
+    """A call into an in-process guest (the wasm module, an emulated CPU) outlived its budget
+    (its fuel, or its wall-clock seconds), or a port's run outlived the run budget.  A runaway
+    port, or a budget too small for the work."""
+
+    diagnosable = False
+
+
+class NoReply(RunnerError):
+    """A port behind a pipe sent nothing in time (a run past its budget included): asking it
+    again would wait as long."""
+
+    diagnosable = False
+
+
+class Flooded(RunnerError):
+    """A reply line past its byte limit, or output without a newline: the port was stopped."""
+
+    diagnosable = False
+
+
+class Refused(RunnerError):
+    """The port answered a request with an error reply (a TODO, an unsupported request):
+    ``request`` is the request it refused (``run (step 1)``), ``message`` the port's own words."""
+
+    def __init__(self, reason: str, stderr_tail: str = "", request: str = "", message: str = ""):
+        self.request, self.message = request, message
+        super().__init__(reason, stderr_tail)
+
+
+class CannotStart(RunnerError):
+    """The port could not be built, loaded or started: nothing of it ran (a failed build is this
+    too, its reason "build failed: " and the compiler's message)."""
+
+    diagnosable = False
+
+
+class OutOfMemory(RunnerError):
+    """The port (or its guest heap) could not allocate what the scene needs."""
+
+    diagnosable = False
+
+
+class NonFinite(RunnerError):
+    """A run met a NaN or an infinity at state ``step``; ``agent`` and ``field`` (``velocity.x``)
+    name the first value that is not finite, when the port said (else None and "")."""
+
+    def __init__(self, step: int, agent: int | None = None, field: str = "", value: str = "",
+                 stderr_tail: str = "", reason: str = ""):
+        self.step, self.agent, self.field = step, agent, field
+        named = f": agent {agent} {field} is {value}" if agent is not None else ""
+        super().__init__(reason or f"non-finite state at step {step}{named}", stderr_tail)
+
+    def what(self) -> str:
+        """``agent i field``, or "" when the port did not name one."""
+        return f"agent {self.agent} {self.field}" if self.agent is not None else ""
 
 
 class WrongCount(RunnerError):

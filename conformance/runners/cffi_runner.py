@@ -24,7 +24,8 @@ from .c_sources import C_DIR, include_dirs, library_sources
 from ..contract.scenario import Scene
 from ..contract.state_hash import AGENT_BYTES, NonFiniteState, check_finite
 from . import c_api
-from .base import Runner, RunnerError, RunnerInfo, RunnerUnavailable, StateDump
+from .base import (CannotStart, NonFinite, OutOfMemory, Runner, RunnerError, RunnerInfo, RunnerUnavailable,
+                   StateDump)
 
 BATCH_BYTES = 8 * 1024 * 1024
 
@@ -84,7 +85,7 @@ class CffiRunner(Runner):
             self._unavailable = f"no C compiler: {err}"
             raise RunnerUnavailable(self._unavailable) from None
         except BuildFailed as err:
-            raise RunnerError(f"build failed: {err}") from None
+            raise CannotStart(f"build failed: {err}") from None
         self._ffi, self._lib = c_api.load(self._artifact.path)
         return self._ffi, self._lib
 
@@ -99,10 +100,10 @@ class CffiRunner(Runner):
         handle = c_api.new_scene(ffi, lib, scene)
         run = ffi.gc(lib.oc_Run_Create(handle), lib.oc_Run_Destroy)
         if run == ffi.NULL:
-            raise RunnerError("oc_Run_Create failed (out of memory)")
+            raise OutOfMemory("oc_Run_Create failed (out of memory)")
         if (not lib.oc_Run_SetThreads(run, threads) or (per_agent and not lib.oc_Run_SetPerAgent(run, True))
                 or (interleaved and not lib.oc_Run_SetInterleaved(run, interleaved))):
-            raise RunnerError("oc_Run_SetThreads, oc_Run_SetPerAgent or oc_Run_SetInterleaved failed (out of memory)")
+            raise OutOfMemory("oc_Run_SetThreads, oc_Run_SetPerAgent or oc_Run_SetInterleaved failed (out of memory)")
         return ffi, lib, handle, run
 
     def hashes(self, scene: Scene, steps: int | None = None, threads: int = 1, per_agent: bool = False,
@@ -130,7 +131,7 @@ class CffiRunner(Runner):
                 yield hashlib.sha256(view[k * stride:(k + 1) * stride]).hexdigest()
             if bad:
                 # the states before it stand, as in the protocol
-                raise RunnerError(non_finite_reason(done + bad, self._rows(ffi, lib, run, len(scene.agents))))
+                raise non_finite_error(done + bad, self._rows(ffi, lib, run, len(scene.agents)))
             done += count
         del handle
 
@@ -149,7 +150,7 @@ class CffiRunner(Runner):
         rows = self._rows(ffi, lib, run, len(scene.agents))
         del handle
         if bad and bad < step:
-            raise RunnerError(non_finite_reason(bad, rows))
+            raise non_finite_error(bad, rows)
         return StateDump(step, rows)  # type: ignore[arg-type]
 
     def vectors(self, family: str, args: list[list]) -> list[list]:
@@ -168,14 +169,14 @@ class CffiRunner(Runner):
         return results
 
 
-def non_finite_reason(step: int, rows) -> str:
+def non_finite_error(step: int, rows) -> NonFinite:
     """The error of a run that met a NaN or an infinity at ``step``, naming the first agent and
     field that are not finite (rows: px, py, vx, vy, ... per agent) when there is one."""
     try:
         check_finite([v for row in rows for v in row[:4]])
     except NonFiniteState as err:
-        return f"non-finite state at step {step}: {err}"
-    return f"non-finite state at step {step}"
+        return NonFinite(step, err.agent, err.field, repr(err.value))
+    return NonFinite(step)
 
 
 def _check_fpenv() -> None:
@@ -276,16 +277,16 @@ def _agent_step(ffi, lib, i, xs, ys, vxs, vys, prefxs, prefys, radii, max_speeds
         raise _BadCase("argument 0: agent index out of range")
     sim = ffi.gc(lib.oc_Simulator_Create(), lib.oc_Simulator_Destroy)
     if sim == ffi.NULL:
-        raise RunnerError("oc_Simulator_Create failed (out of memory)")
+        raise OutOfMemory("oc_Simulator_Create failed (out of memory)")
     for ax, ay, bx, by in segments:
         if lib.oc_Simulator_AddSegment(sim, _v(ax, ay), _v(bx, by)) < 0:
-            raise RunnerError("oc_Simulator_AddSegment failed (out of memory)")
+            raise OutOfMemory("oc_Simulator_AddSegment failed (out of memory)")
     params = ffi.new("ocAgentParams*")
     for k in range(n):
         params.radius, params.maxSpeed, params.neighborDistance = radii[k], max_speeds[k], nds[k]
         params.maxNeighbors, params.timeHorizon, params.timeHorizonObst = max_ns[k], taus[k], tau_obsts[k]
         if lib.oc_Simulator_AddAgent(sim, _v(xs[k], ys[k]), params, _v(vxs[k], vys[k])) < 0:
-            raise RunnerError("oc_Simulator_AddAgent failed (out of memory)")
+            raise OutOfMemory("oc_Simulator_AddAgent failed (out of memory)")
         lib.oc_Simulator_SetPreferredVelocity(sim, k, _v(prefxs[k], prefys[k]))
     planes = ffi.new("ocHalfPlane[]", n + len(segments))
     hard = ffi.new("int*")

@@ -16,7 +16,7 @@ from pathlib import Path
 from .c_sources import C_DIR, include_dirs, library_sources
 from .build import (DETERMINISM_FLAGS, BuildFailed, BuildSpec, Toolchain, ToolchainMissing, build, system_cc,
                     zig_available, zig_cc)
-from .base import RunnerError, RunnerUnavailable
+from .base import CannotStart, RunnerUnavailable
 from .exec_runner import ExecRunner, Limits
 
 
@@ -62,7 +62,7 @@ class CliRunner(ExecRunner):
         except ToolchainMissing as err:
             raise RunnerUnavailable(str(err)) from None
         except BuildFailed as err:
-            raise RunnerError(f"build failed: {err}") from None
+            raise CannotStart(f"build failed: {err}") from None
         self.argv = ([self.emulator] if self.emulator else []) + [str(self.artifact.path)]
         described = self.artifact.describe()
         self.extra = {"compiler": described["compiler"], "flags": described["flags"],

@@ -35,13 +35,14 @@ import subprocess
 import threading
 import time
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Callable, Iterator
 
 from ..contract import schema_files
 from ..data import vectors
 from ..errors import did_you_mean
 from ..contract.scenario import Scene
-from .base import Runner, RunnerError, RunnerInfo, StateDump, WrongCount
+from .base import (BudgetExhausted, CannotStart, Flooded, NoReply, NonFinite, OutOfMemory, Refused, Runner,
+                   RunnerError, RunnerInfo, StateDump, WrongCount)
 from .reply_limits import (LineLimit, Overlong, cap_text, dump_limit, error_limit, hello_limit, read_line,
                            run_limit, vectors_limit)
 
@@ -55,6 +56,23 @@ error is asked for the next, on the same process (a protocol-1 port refuses 2 th
 
 
 _STEP_HASH = re.compile(r"[0-9a-f]{64}")
+NON_FINITE = re.compile(r"non-finite state at step (\d+)(?::? ?\(?agent (\d+),? ([a-z]+\.[xy])(?: is (\S+))?)?")
+"""The protocol's error for a NaN or an infinity (docs/protocol.md), with the agent, field and
+value when the port names them: decoded here, once, into a ``NonFinite``."""
+
+
+def error_reply(what: str, error: str) -> Callable[[str, str], RunnerError]:
+    """How to build the error of an error reply whose text is ``error``: ``NonFinite`` with its
+    step, agent and field when the text is the protocol's non-finite error, ``OutOfMemory`` when
+    the port says it ran out of memory (the C CLI's words, and most ports'), else ``Refused``."""
+    match = NON_FINITE.search(error)
+    if match is None:
+        if "out of memory" in error:
+            return OutOfMemory
+        return lambda text, tail: Refused(text, tail, request=what, message=error)
+    step, agent, field, value = match.groups()
+    return lambda text, tail: NonFinite(int(step), int(agent) if agent is not None else None, field or "",
+                                        value or "", tail, reason=text)
 
 
 def schema_problem(data: dict, message: str) -> str | None:
@@ -120,7 +138,7 @@ class _Port:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                          start_new_session=True, env=env)
         except OSError as err:
-            raise RunnerError(f"cannot start {argv[0]!r}: {err.strerror or err}") from None
+            raise CannotStart(f"cannot start {argv[0]!r}: {err.strerror or err}") from None
         self.lines: queue.Queue = queue.Queue()
         self._wanted: queue.Queue = queue.Queue()
         self.stderr_tail = bytearray()
@@ -177,8 +195,9 @@ class _Port:
     def stderr(self) -> str:
         return self.stderr_tail.decode("utf-8", "replace")[-4000:]
 
-    def fail(self, reason: str, kind: type[RunnerError] = RunnerError) -> RunnerError:
-        """Kill the process group and build the error of ``kind`` (with the signal when the port died of one)."""
+    def fail(self, reason: str, kind: Callable[[str, str], RunnerError] = RunnerError) -> RunnerError:
+        """Kill the process group and build the error of ``kind`` (a RunnerError class, or a
+        function of the reason and the stderr tail), with the signal when the port died of one."""
         status = self.proc.poll()  # before our own kill, so that SIGKILL from us is not reported
         self.kill()
         if status is not None and status < 0:
@@ -199,9 +218,9 @@ class _Port:
         try:
             line = self.lines.get(timeout=timeout)
         except queue.Empty:
-            raise self.fail(f"no reply to {what} within {timeout:.0f} s") from None
+            raise self.fail(f"no reply to {what} within {timeout:.0f} s", NoReply) from None
         if isinstance(line, Overlong):
-            raise self.fail(limit.reason(what, line.head))
+            raise self.fail(limit.reason(what, line.head), Flooded)
         if line is _EOF:
             status = self.proc.wait(timeout=5) if self.proc.poll() is None else self.proc.poll()
             if status is not None and status < 0:
@@ -216,7 +235,8 @@ class _Port:
         if "error" in data and refusal:
             return data
         if "error" in data:
-            raise self.fail(f"{REFUSAL} {what}: {str(data['error'])[:300]}")
+            error = str(data["error"])[:300]
+            raise self.fail(f"{REFUSAL} {what}: {error}", error_reply(what, error))
         if message == "run-step-reply" and "done" in data:
             message = "run-done-reply"  # a run that ends early: the caller says what is wrong
         problem = schema_problem(data, message)
@@ -321,7 +341,7 @@ class ExecRunner(Runner):
             for step in range(steps + 1):
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise port.fail(f"run exceeded its {self.limits.run:.0f} s budget at step {step}")
+                    raise port.fail(f"run exceeded its {self.limits.run:.0f} s budget at step {step}", BudgetExhausted)
                 data = port.reply(min(self.limits.reply, left), f"run (step {step})", "run-step-reply", run_limit())
                 if "done" in data:
                     raise port.fail(f"returned {step} states, expected {steps + 1}", WrongCount)

@@ -16,8 +16,8 @@ from typing import Iterator
 from ..data import vectors
 from ..contract.scenario import Scene
 from ..contract.state_hash import AGENT_BYTES
-from .base import Runner, RunnerError, StateDump
-from .cffi_runner import non_finite_reason
+from .base import OutOfMemory, Runner, RunnerError, StateDump
+from .cffi_runner import non_finite_error
 from .guest_memory import GuestMemory
 
 ABI_VERSION = 1
@@ -80,10 +80,10 @@ class ExportLayerRunner(Runner):
         setup = self.fuel_call + 10_000 * (n + len(scene.segments))
         handle = inst.call("orca_scene_create", setup, scene.dt, scene.steps, _signed64(scene.seed), scene.magnitude)
         if handle == 0:
-            raise RunnerError("out of memory creating the scene")
+            raise OutOfMemory("out of memory creating the scene")
         for ax, ay, bx, by in scene.segments:
             if inst.call("orca_scene_add_segment", setup, handle, ax, ay, bx, by) < 0:
-                raise RunnerError("out of memory adding a segment")
+                raise OutOfMemory("out of memory adding a segment")
         if n:
             # one call for every agent (calls from Python into wasmtime cost ~0.1 ms each)
             records = [v for a in scene.agents for v in (
@@ -98,12 +98,12 @@ class ExportLayerRunner(Runner):
             added = inst.call("orca_scene_add_agents", setup + 1_000 * len(flat), handle, records_at, counts_at, n,
                               waypoints_at)
             if added != n:
-                raise RunnerError(f"out of memory adding agent {-1 - added}")
+                raise OutOfMemory(f"out of memory adding agent {-1 - added}")
             for pointer in (records_at, waypoints_at, counts_at):
                 inst.call("orca_free", self.fuel_call, pointer)
         run = inst.call("orca_run_create", setup, handle)
         if run == 0:
-            raise RunnerError("out of memory creating the run")
+            raise OutOfMemory("out of memory creating the run")
         return inst, run
 
     def hashes(self, scene: Scene, steps: int | None = None) -> Iterator[str]:
@@ -114,7 +114,7 @@ class ExportLayerRunner(Runner):
         inst.call("orca_run_canonical_state", self.fuel_call + 64 * stride, run, state)
         first = inst.read(state, stride)
         if not _finite(first):
-            raise RunnerError(non_finite_reason(0, self._rows(inst, scene, run)))
+            raise non_finite_error(0, self._rows(inst, scene, run))
         yield hashlib.sha256(first).hexdigest()
         batch = self.batch_steps(scene, stride)
         buffer = inst.alloc(max(1, batch * stride))
@@ -128,7 +128,7 @@ class ExportLayerRunner(Runner):
                 yield hashlib.sha256(view[k * stride:(k + 1) * stride]).hexdigest()
             if bad:
                 # the states before it stand, as in the protocol
-                raise RunnerError(non_finite_reason(done + bad, self._rows(inst, scene, run)))
+                raise non_finite_error(done + bad, self._rows(inst, scene, run))
             done += count
 
     def _rows(self, inst: GuestMemory, scene: Scene, run: int) -> tuple[tuple[float, ...], ...]:
@@ -149,7 +149,7 @@ class ExportLayerRunner(Runner):
             count = min(batch, step - done)
             bad = self._advance(inst, scene, run, done, count, 0)
             if bad and done + bad < step:
-                raise RunnerError(non_finite_reason(done + bad, self._rows(inst, scene, run)))
+                raise non_finite_error(done + bad, self._rows(inst, scene, run))
             done += bad or count
         return StateDump(step, self._rows(inst, scene, run))  # type: ignore[arg-type]
 
@@ -188,7 +188,7 @@ def _check(code: int, what: str) -> int:
     if code == OW_BAD_ARGUMENT:
         raise _BadCase(what)
     if code == OW_OUT_OF_MEMORY:
-        raise RunnerError("out of memory in the module")
+        raise OutOfMemory("out of memory in the module")
     return code
 
 

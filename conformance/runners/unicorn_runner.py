@@ -32,7 +32,7 @@ from typing import Callable
 from .c_sources import C_DIR, include_dirs, library_sources
 from .build import (DETERMINISM_FLAGS, ROOT, Artifact, BuildFailed, BuildSpec, ToolchainMissing, build,
                     zig_available, zig_cc)
-from .base import BudgetExhausted, RunnerError, RunnerInfo, RunnerUnavailable
+from .base import BudgetExhausted, CannotStart, OutOfMemory, RunnerError, RunnerInfo, RunnerUnavailable
 from .calling_conventions import ABIS, STACK_BYTES, STACK_TOP, STOP_ADDRESS
 from .elf import ElfError, ElfImage, read_elf
 from .guest_memory import GuestMemory
@@ -238,7 +238,7 @@ class _Machine(GuestMemory):
     def alloc(self, size: int) -> int:
         pointer = self.call("orca_alloc", FUEL_CALL, max(1, size))
         if pointer == 0:
-            raise RunnerError(f"out of memory: cannot allocate {size} bytes in the emulated heap "
+            raise OutOfMemory(f"out of memory: cannot allocate {size} bytes in the emulated heap "
                               f"({(HEAP_END - HEAP_BASE) >> 20} MiB)")
         return pointer
 
@@ -292,15 +292,15 @@ class UnicornRunner(ExportLayerRunner):
         except ToolchainMissing as err:
             raise RunnerUnavailable(f"no toolchain: {err}") from None
         except BuildFailed as err:
-            raise RunnerError(f"build failed: {err}") from None
+            raise CannotStart(f"build failed: {err}") from None
         try:
             self.image = read_elf(self.artifact.path.read_bytes())
             machine = _Machine(self.arch, self.image, self.seconds_per_fuel)
         except ElfError as err:
-            raise RunnerError(f"cannot load {self.artifact.path.name}: {err}") from None
+            raise CannotStart(f"cannot load {self.artifact.path.name}: {err}") from None
         abi = machine.call("orca_abi_version", FUEL_CALL)
         if abi != ABI_VERSION:
-            raise RunnerError(f"export layer version {abi}, this runner speaks {ABI_VERSION}")
+            raise CannotStart(f"export layer version {abi}, this runner speaks {ABI_VERSION}")
         self._machine = machine
         return machine
 

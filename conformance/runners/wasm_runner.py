@@ -25,7 +25,8 @@ from pathlib import Path
 from .c_sources import C_DIR, include_dirs, library_sources
 from .build import (DETERMINISM_FLAGS, ROOT, Artifact, BuildFailed, BuildSpec, ToolchainMissing, build,
                     zig_available, zig_cc)
-from .base import BudgetExhausted, RunnerError, RunnerInfo, RunnerUnavailable
+from .base import (BudgetExhausted, CannotStart, OutOfMemory, RunnerError, RunnerInfo,
+                   RunnerUnavailable)
 from .export_layer import ABI_VERSION, FUEL_CALL, FUEL_PER_AGENT_STEP, FUEL_PER_PAIR, ExportLayerRunner
 from .guest_memory import GuestMemory
 from .watchdog import Watchdog
@@ -72,10 +73,10 @@ def build_module(spec: BuildSpec | None = None) -> Artifact:
     except ToolchainMissing as err:
         raise RunnerUnavailable(f"no wasm toolchain: {err}") from None
     except BuildFailed as err:
-        raise RunnerError(f"build failed: {err}") from None
+        raise CannotStart(f"build failed: {err}") from None
     imports = module_imports(artifact.path)
     if imports:
-        raise RunnerError(f"the module must be freestanding but imports {', '.join(imports)}")
+        raise CannotStart(f"the module must be freestanding but imports {', '.join(imports)}")
     return artifact
 
 
@@ -95,7 +96,7 @@ def _module_types(path: str, mtime_ns: int, size: int) -> tuple[tuple[str, ...],
     try:
         module = wasmtime.Module.from_file(wasmtime.Engine(), path)
     except wasmtime.WasmtimeError as err:
-        raise RunnerError(f"not a valid module: {_message(err)}") from None
+        raise CannotStart(f"not a valid module: {_message(err)}") from None
     return (tuple(f"{i.module}.{i.name}" for i in module.imports), tuple(e.name for e in module.exports))
 
 
@@ -231,7 +232,7 @@ class _Instance(GuestMemory):
         try:
             instance = wasmtime.Instance(self.store, module, [])
         except (wasmtime.Trap, wasmtime.WasmtimeError) as err:
-            raise RunnerError(f"cannot instantiate the module: {_message(err)}") from None
+            raise CannotStart(f"cannot instantiate the module: {_message(err)}") from None
         self.exports = instance.exports(self.store)
         self.memory = self.exports["memory"]
         self._funcs: dict = {}
@@ -259,7 +260,7 @@ class _Instance(GuestMemory):
     def alloc(self, size: int) -> int:
         pointer = self.call("orca_alloc", FUEL_CALL, max(1, size))
         if pointer == 0:
-            raise RunnerError(f"out of memory: cannot allocate {size} bytes in the module "
+            raise OutOfMemory(f"out of memory: cannot allocate {size} bytes in the module "
                               f"({self.memory.data_len(self.store) // 1024} KiB of linear memory in use)")
         return pointer
 
@@ -323,11 +324,11 @@ class WasmRunner(ExportLayerRunner):
         try:
             self._module = wasmtime.Module.from_file(self._engine, str(self.artifact.path))
         except wasmtime.WasmtimeError as err:
-            raise RunnerError(f"wasmtime cannot compile the module: {_message(err)}") from None
+            raise CannotStart(f"wasmtime cannot compile the module: {_message(err)}") from None
         try:
             abi = self._instance().call("orca_abi_version", self.fuel_call)
             if abi != ABI_VERSION:
-                raise RunnerError(f"module export layer version {abi}, this runner speaks {ABI_VERSION}")
+                raise CannotStart(f"module export layer version {abi}, this runner speaks {ABI_VERSION}")
         except RunnerError:
             self._module = None
             raise

@@ -15,12 +15,12 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from ..judge.diagnosis import diagnose, parse_non_finite
+from ..judge.diagnosis import diagnose
 from ..judge.matrix import DIVERGED, ERROR, PASS, Cell
 from ..judge.protocol_checks import RowScene, cell_of, scene_checks
 from ..judge.protocol_row import row_scenes
 from ..judge.vector_failure import VectorFailure
-from ..runners.base import Runner, RunnerError
+from ..runners.base import NonFinite, Runner, RunnerError
 from .fuzz_scenes import FuzzScene
 
 
@@ -46,10 +46,9 @@ def compare(fs: FuzzScene, runner: Runner, expected: list[str], reference: Runne
     except RunnerError as err:
         tail = f" | stderr: {err.stderr_tail[-300:]}" if err.stderr_tail else ""
         cell.status, cell.reason = ERROR, err.reason + tail
-        non_finite = parse_non_finite(err.reason)
-        if non_finite is not None and non_finite[0] <= fs.scene.steps:
-            cell.step = non_finite[0]
-            what = f"agent {non_finite[1]} {non_finite[2]}" if non_finite[1] is not None else "agent not named"
+        if isinstance(err, NonFinite) and err.step <= fs.scene.steps:
+            cell.step = err.step
+            what = err.what() or "agent not named"
     finally:
         getattr(stream, "close", lambda: None)()
     if cell.step is not None:

@@ -196,19 +196,13 @@ class OrcaSession:
 
     def compare(self, scenario: Scenario, runner: Runner) -> Cell:
         """One scenario cell, exactly as the matrix computes it."""
-        from .judge.matrix import DIVERGED, attach_vector_failure, compare_scenario
+        from .judge.matrix import compare_scenario
         assert self.suite is not None
         known = self._vectors.get(runner.id)
-        cell = compare_scenario(scenario, runner, self.suite.goldens_dir, self.reference,
-                                known[1] if known else None)
-        if cell.status == DIVERGED and known is None and cell.diagnosis is not None:
-            # The vectors row ran in another worker, or was deselected: run it here, as the
-            # matrix would have before this row, to name the first failing primitive.
-            _, failure = self.vectors(runner)
-            if failure is not None:
-                attach_vector_failure(cell.diagnosis, failure)
-                cell.reason = cell.diagnosis.summary()
-        return cell
+        # the vectors row may have run in another worker, or been deselected: the engine runs it
+        # here when a diagnosis needs it, as the matrix would have before this row
+        return compare_scenario(scenario, runner, self.suite.goldens_dir, self.reference,
+                                known[1] if known else (lambda: self.vectors(runner)[1]))
 
     def close(self) -> None:
         runners = [r for r in self._runners.values() if not isinstance(r, _Unusable)]

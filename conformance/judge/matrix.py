@@ -20,9 +20,9 @@ from typing import Callable, Iterator
 from ..data import vectors
 from ..runners.build import announcing
 from ..runners.build_estimate import pending_builds
-from .diagnosis import Diagnosis, diagnose, first_failing_dump
-from ..contract.clauses import Citation, clause_map
+from ..contract.clauses import clause_map
 from .citation import cite_vector_cases
+from .cell_engine import FailureSource, judge_stream, with_stderr
 from .cell import DIVERGED, ERROR, PASS, SKIPPED, STATUSES, Cell, status_text  # noqa: F401 (re-exported)
 from .matrix_meter import ColumnMeter
 from .matrix_plan import Builds, first_run_lines, matrix_bar
@@ -34,7 +34,7 @@ from ..data.goldens import OK as GOLDEN_OK
 from ..data.goldens import golden_status
 from ..progress import Progress
 from ..runners import resolve
-from ..runners.base import NonFinite, Runner, RunnerError, RunnerInfo, RunnerUnavailable
+from ..runners.base import Runner, RunnerError, RunnerInfo, RunnerUnavailable
 from ..runners.reference import ReferenceRunner
 from ..contract.scenario import Scenario
 
@@ -57,105 +57,14 @@ class MatrixResult:
 
 
 def compare_scenario(scenario: Scenario, runner: Runner, goldens: Path, reference: Runner,
-                     vector_failure: tuple[str, int] | None, on_step=None) -> Cell:
-    """One cell: stream the runner's hashes against the golden, diagnose the first divergence.
-
-    A run that stops on a NaN or an infinity (or fails after some steps) stays an ERROR cell,
-    with the diagnosis of its failing step attached (``_diagnose_error``)."""
-    started = time.perf_counter()
-    cell = Cell(scenario.id, runner.id, PASS)
+                     vector_failure: FailureSource, on_step=None) -> Cell:
+    """One scenario cell: the runner's hashes against the scenario's golden, through the one
+    cell engine (``cell_engine.judge_stream``); an ERROR cell when the golden is not usable."""
     status = golden_status(goldens, scenario)
     if status.kind != GOLDEN_OK:
-        cell.status, cell.reason = ERROR, "the suite's golden is not usable: " + status.problem(scenario.id, status.path)
-        return cell
-    golden = status.golden
-    count = 0
-    reported = None
-    failure: RunnerError | None = None
-    stream = runner.hashes(scenario.scene)
-    try:
-        for step, got in enumerate(stream):
-            if step >= len(golden.hashes):
-                cell.status, cell.reason = ERROR, f"returned more than the {len(golden.hashes)} states expected"
-                break
-            if got != golden.hashes[step]:
-                cell.status, cell.step, reported = DIVERGED, step, got
-                break
-            count += 1
-            if on_step is not None:
-                on_step()
-        else:
-            if count != len(golden.hashes):
-                cell.status = ERROR
-                cell.reason = f"returned {count} states, expected {len(golden.hashes)}"
-    except RunnerError as err:
-        cell.status, cell.reason = ERROR, _with_stderr(err)
-        failure = err
-    finally:
-        close = getattr(stream, "close", None)
-        if close is not None:
-            close()
-    cell.compared = count
-    if cell.status == DIVERGED:
-        cell.diagnosis = diagnose(scenario.scene, cell.step, runner, reference, reported)
-        attach_vector_failure(cell.diagnosis, vector_failure)
-        cell.reason = cell.diagnosis.summary()
-    elif failure is not None:
-        _diagnose_error(cell, failure, scenario, runner, reference, vector_failure)
-    cell.seconds = time.perf_counter() - started
-    return cell
-
-
-ROUNDING_CAUSE = ("the floating-point evaluation differs, not the logic: {rounding} differ from the same arguments "
-                  "by rounding only, as FMA contraction, x87 extended precision, fast-math or another order of "
-                  "operations than the text's would; {cause}")
-
-
-def attach_vector_failure(diagnosis: Diagnosis, vector_failure: tuple[str, int] | None) -> None:
-    """Name the runner's first failing primitive (family, case and decoded case) in a diagnosis;
-    when the primitives differ only by rounding, say so first: that is the cause to fix."""
-    if vector_failure is not None:
-        diagnosis.vector_family, diagnosis.vector_case = vector_failure
-        diagnosis.vector_detail = getattr(vector_failure, "detail", "")
-        rounding = getattr(vector_failure, "rounding", "")
-        if rounding and not diagnosis.rounding:
-            diagnosis.rounding = rounding
-            diagnosis.cause = ROUNDING_CAUSE.format(rounding=rounding,
-                                                    cause=f"at the step: {diagnosis.cause}" if diagnosis.cause
-                                                    else "the step shows it")
-            diagnosis.citation = Citation("arith.binary64", diagnosis.citation.ids if diagnosis.citation else [])
-            diagnosis.headline = diagnosis.key = ("the floating-point evaluation differs, not the logic: the formula "
-                                                  "primitives differ by rounding only")
-
-
-def _diagnose_error(cell: Cell, err: RunnerError, scenario: Scenario, runner: Runner, reference: Runner,
-                    vector_failure: tuple[str, int] | None) -> None:
-    """An ERROR after some states matched is diagnosed as a divergence at its failing step k: the
-    step of a non-finite state (``NonFinite``: named by the port, with the agent and field that are
-    not finite), or else the first step the port cannot dump either (a crash or trap of the step
-    itself).  An error that asking again cannot explain (``RunnerError.diagnosable`` false: no
-    reply, a budget, a flood, no start, no memory) is left as it is.  The cell stays ERROR; its
-    reason gains the diagnosis."""
-    non_finite = err if isinstance(err, NonFinite) else None
-    if non_finite is None and (cell.compared == 0 or not err.diagnosable):
-        return
-    if non_finite is not None:
-        step = non_finite.step
-    else:
-        # the hashes may arrive in batches: the failing step is the first the port cannot dump
-        step = first_failing_dump(runner, scenario.scene, cell.compared, scenario.scene.steps)
-    if step is None or not 0 < step <= scenario.scene.steps:
-        return
-    what = ""
-    if non_finite is not None:
-        what = non_finite.what() or "agent not named by the port"
-    cell.step = step
-    cell.diagnosis = diagnose(scenario.scene, step, runner, reference, non_finite=what)
-    if non_finite is not None and non_finite.agent is None and cell.diagnosis.state is not None:
-        cell.diagnosis.non_finite = f"agent {cell.diagnosis.state.agent} {cell.diagnosis.state.field}"
-    attach_vector_failure(cell.diagnosis, vector_failure)
-    if cell.diagnosis.informative():
-        cell.reason += f" | diagnosis: {cell.diagnosis.summary()}"
+        return Cell(scenario.id, runner.id, ERROR,
+                    reason="the suite's golden is not usable: " + status.problem(scenario.id, status.path))
+    return judge_stream(scenario.id, scenario.scene, status.golden.hashes, runner, reference, vector_failure, on_step)
 
 
 FORMULA_FAMILIES = frozenset({"segment_distance_squared", "support_distance", "agent_case_form", "agent_constraint",
@@ -233,7 +142,7 @@ def vector_cell(runner: Runner, folder: Path) -> tuple[Cell, VectorFailure | Non
         if run.error is not None:
             # A family the port answers with an error (not written yet, say) does not hide the
             # others; a port that hangs, runs away or dies is not asked again.
-            errors.append((name, _with_stderr(run.error)))
+            errors.append((name, with_stderr(run.error)))
             if not run.error.diagnosable:
                 break
             continue
@@ -337,7 +246,7 @@ def _column(runner_id: str, runner: Runner, scenarios: list[Scenario], goldens: 
     except (RunnerUnavailable, RunnerError) as err:
         result.infos[runner_id] = None
         status = SKIPPED if isinstance(err, RunnerUnavailable) else ERROR
-        reason = str(err) if status == SKIPPED else _with_stderr(err)
+        reason = str(err) if status == SKIPPED else with_stderr(err)
         for row in result.rows:
             result.cells[(row, runner_id)] = Cell(row, runner_id, status, reason=reason)
         meter.finish()
@@ -359,12 +268,6 @@ def _column(runner_id: str, runner: Runner, scenarios: list[Scenario], goldens: 
         runner.close()
         meter.finish()
     bar.note(_column_line(result, runner_id, time.perf_counter() - column_started))
-
-
-def _with_stderr(err: RunnerError) -> str:
-    """The reason, and the port's last stderr lines when it left any (a port that dies at start-up)."""
-    tail = " | ".join(line for line in err.stderr_tail.strip().splitlines()[-5:] if line.strip())
-    return err.reason + (f" | stderr: {tail[-400:]}" if tail else "")
 
 
 def _column_line(result: MatrixResult, runner_id: str, seconds: float) -> str:

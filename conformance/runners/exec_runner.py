@@ -41,8 +41,8 @@ from ..contract import schema_files
 from ..data import vectors
 from ..errors import did_you_mean
 from ..contract.scenario import Scene
-from .base import (BudgetExhausted, CannotStart, Flooded, NoReply, NonFinite, OutOfMemory, Refused, Runner,
-                   RunnerError, RunnerInfo, StateDump, WrongCount)
+from .base import BudgetExhausted, CannotStart, Flooded, NoReply, Runner, RunnerError, RunnerInfo, StateDump, WrongCount
+from .error_reply import error_reply
 from .reply_limits import (LineLimit, Overlong, cap_text, dump_limit, error_limit, hello_limit, read_line,
                            run_limit, vectors_limit)
 
@@ -53,26 +53,7 @@ REFUSAL = "port reported an error during"
 ACCEPTED_PROTOCOLS = (PROTOCOL_VERSION, 1)
 """Every version the harness speaks, newest first: a port that answers the hello of one with an
 error is asked for the next, on the same process (a protocol-1 port refuses 2 that way)."""
-
-
 _STEP_HASH = re.compile(r"[0-9a-f]{64}")
-NON_FINITE = re.compile(r"non-finite state at step (\d+)(?::? ?\(?agent (\d+),? ([a-z]+\.[xy])(?: is (\S+))?)?")
-"""The protocol's error for a NaN or an infinity (docs/protocol.md), with the agent, field and
-value when the port names them: decoded here, once, into a ``NonFinite``."""
-
-
-def error_reply(what: str, error: str) -> Callable[[str, str], RunnerError]:
-    """How to build the error of an error reply whose text is ``error``: ``NonFinite`` with its
-    step, agent and field when the text is the protocol's non-finite error, ``OutOfMemory`` when
-    the port says it ran out of memory (the C CLI's words, and most ports'), else ``Refused``."""
-    match = NON_FINITE.search(error)
-    if match is None:
-        if "out of memory" in error:
-            return OutOfMemory
-        return lambda text, tail: Refused(text, tail, request=what, message=error)
-    step, agent, field, value = match.groups()
-    return lambda text, tail: NonFinite(int(step), int(agent) if agent is not None else None, field or "",
-                                        value or "", tail, reason=text)
 
 
 def schema_problem(data: dict, message: str) -> str | None:
@@ -196,8 +177,7 @@ class _Port:
         return self.stderr_tail.decode("utf-8", "replace")[-4000:]
 
     def fail(self, reason: str, kind: Callable[[str, str], RunnerError] = RunnerError) -> RunnerError:
-        """Kill the process group and build the error of ``kind`` (a RunnerError class, or a
-        function of the reason and the stderr tail), with the signal when the port died of one."""
+        """Kill the process group; the error of ``kind`` (of the reason and stderr), with the signal that killed it."""
         status = self.proc.poll()  # before our own kill, so that SIGKILL from us is not reported
         self.kill()
         if status is not None and status < 0:

@@ -29,6 +29,7 @@ from typing import Callable
 
 from .. import __version__
 from ..judge.cell_text import cell_lines
+from ..judge.cell_engine import compare_hashes
 from ..judge.diagnosis import diagnose
 from ..judge.vector_failure import VectorFailure
 from ..errors import InputError
@@ -72,13 +73,7 @@ def divergence_oracle(runner: Runner) -> Callable[[Scene], int | None]:
         expected = reference_hashes(scene)
         if expected is None:
             return None
-        try:
-            for step, got in enumerate(runner.hashes(scene)):
-                if step >= len(expected) or got != expected[step]:
-                    return step
-        except RunnerError:
-            return None
-        return None
+        return compare_hashes(runner.hashes(scene), expected).first_difference()
     return diverges
 
 

@@ -1,11 +1,9 @@
 """One (scene, runner) cell of the fuzz: the runner's hashes against the expected ones.
 
-Contract: ``compare`` streams the runner's state hashes for a fuzz scene and stops at the first
-that differs from the expected list, at a surplus or a missing state, or at a ``RunnerError``;
-the ``Cell`` it returns is PASS (with the states compared), DIVERGED (with the diagnosis of
-``diagnosis.diagnose`` and the runner's first failing primitive from ``vector_failure``, like a
-matrix cell) or ERROR (the runner's reason, diagnosed too when it names a non-finite state).
-It never raises for a misbehaving runner.  ``with_protocol`` runs the protocol row's scene checks
+Contract: ``compare`` is the matrix's cell of a fuzz scene (``judge.cell_engine.judge_stream``:
+PASS, DIVERGED with its diagnosis and the runner's first failing primitive from
+``vector_failure``, or ERROR, diagnosed at its failing step where the matrix would); it never
+raises for a misbehaving runner.  ``with_protocol`` runs the protocol row's scene checks
 (judge/protocol_row.py: runs of fewer steps, dumps, two runs in one process) on a scene that
 passed: ``fuzz --protocol``.
 """
@@ -15,57 +13,20 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from ..judge.diagnosis import diagnose
-from ..judge.matrix import DIVERGED, ERROR, PASS, Cell
+from ..judge.cell_engine import judge_stream
+from ..judge.matrix import PASS, Cell
 from ..judge.protocol_checks import RowScene, cell_of, scene_checks
 from ..judge.protocol_row import row_scenes
 from ..judge.vector_failure import VectorFailure
-from ..runners.base import NonFinite, Runner, RunnerError
+from ..runners.base import Runner
 from .fuzz_scenes import FuzzScene
 
 
 def compare(fs: FuzzScene, runner: Runner, expected: list[str], reference: Runner,
             vector_failure: Callable[[], VectorFailure | None]) -> Cell:
-    """One (scene, runner) cell: stream the hashes, diagnose the first divergence like the matrix."""
-    started = time.perf_counter()
-    cell = Cell(fs.id, runner.id, PASS)
-    reported = None
-    stream = runner.hashes(fs.scene)
-    try:
-        for step, got in enumerate(stream):
-            if step >= len(expected):
-                cell.status, cell.reason = ERROR, f"returned more than the {len(expected)} states expected"
-                break
-            if got != expected[step]:
-                cell.status, cell.step, reported = DIVERGED, step, got
-                break
-            cell.compared += 1
-        else:
-            if cell.compared != len(expected):
-                cell.status, cell.reason = ERROR, f"returned {cell.compared} states, expected {len(expected)}"
-    except RunnerError as err:
-        tail = f" | stderr: {err.stderr_tail[-300:]}" if err.stderr_tail else ""
-        cell.status, cell.reason = ERROR, err.reason + tail
-        if isinstance(err, NonFinite) and err.step <= fs.scene.steps:
-            cell.step = err.step
-            what = err.what() or "agent not named"
-    finally:
-        getattr(stream, "close", lambda: None)()
-    if cell.step is not None:
-        try:
-            cell.diagnosis = diagnose(fs.scene, cell.step, runner, reference, reported) if cell.status == DIVERGED \
-                else diagnose(fs.scene, cell.step, runner, reference, non_finite=what)
-        except RunnerError as err:
-            cell.reason += f" | the diagnosis failed: {err.reason}"
-        if cell.diagnosis is not None:
-            failure = vector_failure()
-            if failure is not None:
-                cell.diagnosis.vector_family, cell.diagnosis.vector_case = failure
-                cell.diagnosis.vector_detail = failure.detail
-            cell.reason = cell.diagnosis.summary() if cell.status == DIVERGED else \
-                cell.reason + f" | diagnosis: {cell.diagnosis.summary()}"
-    cell.seconds = time.perf_counter() - started
-    return cell
+    """One (scene, runner) cell, through the matrix's own cell engine (``judge_stream``): the
+    same verdict, diagnosis and words as a matrix cell of the same port and scene."""
+    return judge_stream(fs.id, fs.scene, expected, runner, reference, vector_failure)
 
 
 def protocol_between() -> RowScene:

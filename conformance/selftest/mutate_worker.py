@@ -27,6 +27,7 @@ from ..runners.build import DETERMINISM_FLAGS, BuildFailed, system_cc
 from ..runners.sanitizer import SanitizerUnavailable, compile_flags, drop_preload, loaded
 from .controls import by_cost
 from .mutate import AT
+from ..judge.cell_engine import compare_hashes
 from ..judge.matrix import run_families
 from ..data.goldens import golden_path, read_golden
 from ..runners.base import RunnerError
@@ -136,12 +137,14 @@ def _paths_kill(runner: CffiRunner, suite: Suite, paths: list, say: Callable[[st
 def _scenario_kill(runner: CffiRunner, suite: Suite, scenario, options: dict, killer: str) -> dict | None:
     """The kill of one scenario run on one path (its first differing step, or its error), or None."""
     golden = read_golden(golden_path(suite.goldens_dir, scenario.id))
-    try:
-        for step, got in enumerate(runner.hashes(scenario.scene, **options)):
-            if got != golden.hashes[step]:
-                return {"status": "killed", "killed_by": killer, "step": step}
-    except RunnerError as err:
-        return {"status": "killed", "killed_by": killer, "detail": err.reason}
+    outcome = compare_hashes(runner.hashes(scenario.scene, **options), golden.hashes)
+    if outcome.first_difference() is not None:
+        return {"status": "killed", "killed_by": killer, "step": outcome.first_difference()}
+    if outcome.error is not None:
+        return {"status": "killed", "killed_by": killer, "detail": outcome.error.reason}
+    if not outcome.passed:  # fewer states than the golden's
+        return {"status": "killed", "killed_by": killer, "detail": f"returned {outcome.compared} states, "
+                f"expected {outcome.expected}"}
     return None
 
 
@@ -168,11 +171,7 @@ def evidence(tree: Path, cases_file: Path, root: Path) -> dict:
     slow = [s for s in suite.select(None, True) if s.slow]
     for scenario in slow:
         golden = read_golden(golden_path(suite.goldens_dir, scenario.id))
-        try:
-            same = list(runner.hashes(scenario.scene)) == list(golden.hashes)
-        except RunnerError:
-            same = False
-        if not same:
+        if not compare_hashes(runner.hashes(scenario.scene), golden.hashes).passed:
             differ += 1
             first = first or f"scenario:{scenario.id}"
     return {"compared": compared, "differ": differ, "first": first, "scenarios": len(slow)}

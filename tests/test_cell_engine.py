@@ -124,3 +124,18 @@ def test_an_error_that_asking_again_cannot_explain_is_not_diagnosed() -> None:
     assert (cell.status, cell.step, cell.diagnosis, cell.reason) == (ERROR, None, None, "no reply")
     cell = judge_stream("orca/head-on-exact", scene, ["a"], _Port(_Stream(["a"])), REFERENCE)
     assert cell.status == PASS and cell.compared == 1
+
+
+def test_statuses_and_cause_kinds_are_enums_that_report_their_strings() -> None:
+    """Typed outcomes, the same report bytes: a member compares, formats and serialises as the
+    string the reports always had, and a status read back from a report is its member."""
+    import json
+    from conformance.judge.causes import CauseKind
+    from conformance.judge.cell import Cell
+    from conformance.judge.status import Status
+    assert [s.value for s in Status] == ["PASS", "DIVERGED", "ERROR", "NOT PROVIDED", "SKIPPED"]
+    cell = Cell("orca/x", "c", Status.NOT_PROVIDED)
+    assert json.loads(json.dumps(cell.to_json()))["status"] == "NOT PROVIDED"
+    assert type(cell.to_json()["status"]) is str and type(cell.short()) is str  # plain strings cross processes
+    assert Status("DIVERGED") is Status.DIVERGED and f"{Status.ERROR:<8}|" == "ERROR   |"
+    assert json.dumps({"kind": CauseKind.ENCODING}) == '{"kind": "hash-encoding"}' and not CauseKind.UNKNOWN

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import time
+from enum import Enum
 from typing import TYPE_CHECKING
 
 from ..data import vectors
@@ -35,9 +36,29 @@ if TYPE_CHECKING:  # diagnosis.py imports this module to fill its Diagnosis
     from .diagnosis import Diagnosis
 
 
-# Causes, as ``Diagnosis.kind`` (the cause text says the same in words).
-ENCODING, LOAD, DRIVER, POSITION_UPDATE = "hash-encoding", "load", "driver", "position-update"
-CONSTRAINTS, VELOCITY, COMPOSITION, SOLVER = "constraints", "velocity", "composition", "solver"
+class CauseKind(str, Enum):
+    """What kind of mistake a diagnosis names, as ``Diagnosis.kind`` (the cause text says the same
+    in words); a string-valued enum, so that reports keep the strings (``"hash-encoding"``...)."""
+
+    UNKNOWN = ""
+    """Nothing could be said."""
+    ENCODING = "hash-encoding"
+    LOAD = "load"
+    DRIVER = "driver"
+    POSITION_UPDATE = "position-update"
+    CONSTRAINTS = "constraints"
+    VELOCITY = "velocity"
+    COMPOSITION = "composition"
+    SOLVER = "solver"
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+
+
+ENCODING, LOAD, DRIVER, POSITION_UPDATE = (CauseKind.ENCODING, CauseKind.LOAD, CauseKind.DRIVER,
+                                           CauseKind.POSITION_UPDATE)
+CONSTRAINTS, VELOCITY, COMPOSITION, SOLVER = (CauseKind.CONSTRAINTS, CauseKind.VELOCITY, CauseKind.COMPOSITION,
+                                              CauseKind.SOLVER)
 
 
 def encoding_cause(result: Diagnosis, got: StateDump, reported_hash: str) -> None:

@@ -15,15 +15,16 @@ from dataclasses import dataclass, field
 
 from ..contract.clauses import Citation
 from .diagnosis import Diagnosis
-from .provided import NOT_PROVIDED
+from .status import Status
 
-PASS, DIVERGED, ERROR, SKIPPED = "PASS", "DIVERGED", "ERROR", "SKIPPED"
-STATUSES = (PASS, DIVERGED, ERROR, NOT_PROVIDED, SKIPPED)
+PASS, DIVERGED, ERROR, NOT_PROVIDED, SKIPPED = (Status.PASS, Status.DIVERGED, Status.ERROR, Status.NOT_PROVIDED,
+                                               Status.SKIPPED)
+STATUSES = tuple(Status)
 
 
-def status_text(status: str, step: int | None) -> str:
+def status_text(status: Status, step: int | None) -> str:
     """A cell as the tables show it: PASS, DIVERGED@k, ERROR, NOT PROVIDED, SKIPPED."""
-    return f"DIVERGED@{step}" if status == DIVERGED and step is not None else status
+    return f"DIVERGED@{step}" if status == DIVERGED and step is not None else str(status)
 
 
 @dataclass
@@ -32,7 +33,7 @@ class Cell:
 
     row: str
     runner: str
-    status: str
+    status: Status
     step: int | None = None
     reason: str = ""
     diagnosis: Diagnosis | None = None
@@ -47,7 +48,7 @@ class Cell:
         return status_text(self.status, self.step)
 
     def to_json(self) -> dict:
-        return {"row": self.row, "runner": self.runner, "status": self.status, "step": self.step,
+        return {"row": self.row, "runner": self.runner, "status": str(self.status), "step": self.step,
                 "reason": self.reason, "compared": self.compared, "seconds": round(self.seconds, 3),
                 "diagnosis": self.diagnosis.to_json() if self.diagnosis else None,
                 "clauses": self.clauses()}

@@ -78,7 +78,7 @@ class CauseGroup:
 
     def to_json(self) -> dict:
         c = self.cause
-        return {"column": c.column, "status": c.status, "kind": c.kind, "key": c.key, "clauses": list(c.clauses),
+        return {"column": c.column, "status": str(c.status), "kind": str(c.kind), "key": c.key, "clauses": list(c.clauses),
                 "clause_found": c.found, "headline": c.headline(len(self.places)),
                 "cells": [{"row": p.row, "step": p.step, "agent": p.agent} for p in self.places]}
 
@@ -120,7 +120,7 @@ def place_of(cell: Cell) -> CellPlace:
 def cause_json(cell: Cell) -> dict:
     """The cause and the agent of a red cell, as report.json keeps them (``from_report_cell`` reads them)."""
     c = cause_of(cell)
-    return {"kind": c.kind, "key": c.key, "clauses": list(c.clauses), "clause_found": c.found,
+    return {"kind": str(c.kind), "key": c.key, "clauses": list(c.clauses), "clause_found": c.found,
             "stopped": c.stopped, "agent": place_of(cell).agent}
 
 

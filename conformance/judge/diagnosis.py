@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from ..runners.base import Runner, RunnerError, StateDump
 from ..contract.scenario import Scene
 from ..contract.clauses import Citation, clause_map
-from .causes import DRIVER, LOAD, SOLVER, encoding_cause, follow_rounding, position_cause, solver_cause
+from .causes import DRIVER, LOAD, SOLVER, CauseKind, encoding_cause, follow_rounding, position_cause, solver_cause
 from .driver_citation import cite_driver
 from .hash_encoding import canonical_hash
 from .neighborhood import neighborhood
@@ -60,7 +60,7 @@ class Diagnosis:
     """The headline as every cell of the same mistake says it: no agent, step or count of this
     cell in it (``"an agent's constraint list differs: ..."``); cells are grouped by it, their
     ``kind`` and their clauses (judge/cell_groups.py), never by their words otherwise."""
-    kind: str = ""
+    kind: CauseKind = CauseKind.UNKNOWN
     """The cause as a key: hash-encoding, load, driver, position-update, constraints, velocity,
     composition, solver (or empty when nothing could be said)."""
     preferred: Difference | None = None
@@ -129,7 +129,7 @@ class Diagnosis:
             c = self.constraint
             constraint = {"agent": c.agent, "index": c.index, "neighbor": c.neighbor, "field": c.field,
                           "expected": c.expected, "got": c.got, "reading": c.reading}
-        return {"step": self.step, "state": diff(self.state), "cause": self.cause, "kind": self.kind, "key": self.key,
+        return {"step": self.step, "state": diff(self.state), "cause": self.cause, "kind": str(self.kind), "key": self.key,
                 "preferred": diff(self.preferred), "constraint": constraint, "encoding": self.encoding,
                 "non_finite": self.non_finite, "vector_family": self.vector_family, "vector_case": self.vector_case,
                 "vector_detail": self.vector_detail, "notes": list(self.notes), "summary": self.summary(),

@@ -18,7 +18,9 @@ from __future__ import annotations
 import threading
 import weakref
 
-NOT_PROVIDED = "NOT PROVIDED"
+from .status import Status
+
+NOT_PROVIDED = Status.NOT_PROVIDED
 HELLO = "the port's hello"
 AGENT_STEP_NOT_PROVIDED = ("the port does not provide agent_step (its hello), so the constraint assembly and the "
                            "programs could not be told apart from the step's composition")

@@ -139,3 +139,30 @@ def test_statuses_and_cause_kinds_are_enums_that_report_their_strings() -> None:
     assert type(cell.to_json()["status"]) is str and type(cell.short()) is str  # plain strings cross processes
     assert Status("DIVERGED") is Status.DIVERGED and f"{Status.ERROR:<8}|" == "ERROR   |"
     assert json.dumps({"kind": CauseKind.ENCODING}) == '{"kind": "hash-encoding"}' and not CauseKind.UNKNOWN
+
+
+def test_every_traced_call_holds_the_trace_lock(monkeypatch) -> None:
+    """One Trace per process and a thread per column: the citation reads a trace only while it
+    holds ``TRACE_LOCK`` (before the lock, two columns citing at once could swap their clauses)."""
+    import threading
+    from conformance.data import vectors
+    from conformance.judge import citation
+    from conformance.data.shadow import TRACE_LOCK
+    calls = []
+    real_run = citation._run
+
+    def checked(call):
+        calls.append(TRACE_LOCK._is_owned())
+        return real_run(call)
+    monkeypatch.setattr(citation, "_run", checked)
+    family = "preferred_velocity"
+    cases = vectors.load_all(GOLDENS / "vectors")[family][:3]
+    bad = [0, 1, 2]
+    results = [[["f64", "0x7FF8000000000000"]] * 3] * 3  # an answer no case has: every decision is tried
+    threads = [threading.Thread(target=citation.cite_vector_cases, args=(family, cases, results, bad))
+               for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert calls and all(calls), f"{calls.count(False)} of {len(calls)} traced calls ran without the lock"

@@ -19,6 +19,7 @@ import importlib
 import math
 import operator
 import sys
+import threading
 import types
 from collections import Counter
 from dataclasses import dataclass, field
@@ -369,6 +370,10 @@ def _tolerance_side(site: str) -> int | None:
 
 
 _TRACED: tuple[types.ModuleType, Trace] | None = None
+TRACE_LOCK = threading.RLock()
+"""Held by whoever runs a traced call and reads its Trace: there is one per process, and the
+matrix diagnoses columns in several threads at once (a trace read while another thread's call
+writes it cites the wrong clause)."""
 _TRACED_MODULES: dict[str, types.ModuleType] = {}
 
 

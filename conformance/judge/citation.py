@@ -24,7 +24,7 @@ from typing import Callable
 
 from ..contract.clauses import Citation
 from ..contract.float_bits import bits
-from ..data.shadow import NEAR_BAND, REWRITTEN, SHADOW, TOLERANCE_NAMES, site_bands, traced, traced_module
+from ..data.shadow import NEAR_BAND, REWRITTEN, SHADOW, TOLERANCE_NAMES, TRACE_LOCK, site_bands, traced, traced_module
 from ..data.site_clauses import SITE_CLAUSES
 from ..runners.base import Runner, StateDump
 from .step_comparison import _reach, _simulator, ask_family
@@ -60,10 +60,6 @@ FLIP_PASSES = 4
 """How many single evaluations of a repeated decision ``flip_reproduces`` tries one by one."""
 
 
-def _equality(site: str) -> bool:
-    return " == " in site or " != " in site
-
-
 def near_sites(call: Callable[[], object], within: tuple[str, ...] = (),
                without: frozenset[str] = frozenset()) -> tuple[list[str], dict]:
     """Run ``call`` on the traced shadow; the decisions it took near their boundary, in the
@@ -73,10 +69,11 @@ def near_sites(call: Callable[[], object], within: tuple[str, ...] = (),
     ``flip_reproduces`` still tries them); and every site's last outcome.  Near: doubles within
     NEAR_BAND ulps, integers equal, a sort that met equal keys, a tolerance test that the
     tolerance decided."""
-    trace = _run(call)
-    found = [site for site in _near(trace) if not _equality(site) and site not in without
-             and (not within or site.startswith(within))]
-    return found, dict(trace.outcome)
+    with TRACE_LOCK:
+        trace = _run(call)
+        found = [site for site in _near(trace) if " == " not in site and " != " not in site and site not in without
+                 and (not within or site.startswith(within))]
+        return found, dict(trace.outcome)
 
 
 def _run(call: Callable[[], object]):
@@ -103,26 +100,27 @@ def flip_reproduces(call: Callable[[], object], reproduces: Callable[[object], b
     first as a port's rewrite (mode "roots" / "squares": decided on its sides' roots or squares,
     where a side is a square or a root), then near its boundary, then every time, then at one of its first FLIP_PASSES
     evaluations alone (a loop's pass more or less).  None when none does."""
-    trace = _run(call)
-    near = [site for site in _near(trace) if site not in without]
-    every = [site for site in trace.outcome if site not in HARMLESS_TIES and site not in without]
-    counts = dict(trace.seen)
-    met = {site for site, gap in trace.closest.items() if gap == 0}  # both sides equal, or a sort's equal keys
-    candidates = [(site, kind) for site in near for kind in REWRITTEN if kind in site_bands(site)]
-    candidates += [(site, "near") for site in near] + ([] if near_only else [(site, "always") for site in every] + [
-        (site, n) for site in every for n in range(1, min(counts[site], FLIP_PASSES) + 1) if counts[site] > 1])
-    for site, mode in candidates:
-        trace.reset()
-        trace.flip = (site, mode)
-        try:
-            result = call()
-        except (ArithmeticError, ValueError, IndexError):
-            continue
-        finally:
-            trace.flip = None
-        if reproduces(result):
-            return site, ("equal" if mode == "near" and site in met else mode)
-    return None
+    with TRACE_LOCK:  # one Trace per process: the matrix cites from a thread per column
+        trace = _run(call)
+        near = [site for site in _near(trace) if site not in without]
+        every = [site for site in trace.outcome if site not in HARMLESS_TIES and site not in without]
+        counts = dict(trace.seen)
+        met = {site for site, gap in trace.closest.items() if gap == 0}  # both sides equal, or a sort's equal keys
+        candidates = [(site, kind) for site in near for kind in REWRITTEN if kind in site_bands(site)]
+        candidates += [(site, "near") for site in near] + ([] if near_only else [(site, "always") for site in every] + [
+            (site, n) for site in every for n in range(1, min(counts[site], FLIP_PASSES) + 1) if counts[site] > 1])
+        for site, mode in candidates:
+            trace.reset()
+            trace.flip = (site, mode)
+            try:
+                result = call()
+            except (ArithmeticError, ValueError, IndexError):
+                continue
+            finally:
+                trace.flip = None
+            if reproduces(result):
+                return site, ("equal" if mode == "near" and site in met else mode)
+        return None
 
 
 def same_bits(a, b) -> bool:

@@ -20,7 +20,7 @@ from .runners.selection import chosen_runners
 from .runners.shard import parse_shard
 from .data import goldens
 from .data.lint import lint_suite
-from .progress import Progress
+from .progress import Progress, fit_to_terminal
 from .contract.scenario import canonical_json, one_line
 from .data.suite import Suite
 from .jsonfile import writable_file, writable_folder
@@ -139,7 +139,7 @@ def cmd_matrix(args: argparse.Namespace) -> int:
         _print(f"shard {shard}: columns {', '.join(ids)} (of {len(header.get('run_columns', ids))})")
     result = run_matrix(scenarios, ids, suite.goldens_dir, with_vectors=not args.no_vectors, jobs=args.jobs,
                         with_protocol=not args.no_protocol)
-    _print(format_table(result, verbose=args.verbose))
+    _print(fit_to_terminal(format_table(result, verbose=args.verbose), sys.stdout))
     verdict = judge_matrix(result, len(scenarios), len(ids), args.strict)
     _print(verdict.summary)
     if args.report:

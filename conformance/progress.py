@@ -64,6 +64,27 @@ def terminal_width(stream) -> int:
         return 80
 
 
+def fit_to_terminal(text: str, stream) -> str:
+    """``text`` as a terminal of ``stream`` should show it: off a terminal unchanged; on one,
+    each line wider than it broken at spaces only (a bit pattern or a number is one word: never
+    split), the rest of the line under its own indent.  A single word wider than the terminal
+    stays whole on its line."""
+    if not getattr(stream, "isatty", lambda: False)():
+        return text
+    width = terminal_width(stream) - 1
+    out: list[str] = []
+    for line in text.split("\n"):
+        indent = line[:len(line) - len(line.lstrip(" "))] or "  "
+        while len(line) > width and " " in line[len(indent):width + 1].rstrip():
+            cut = line.rstrip()[:width + 1].rfind(" ")
+            if cut <= len(indent.rstrip()):
+                break
+            out.append(line[:cut].rstrip())
+            line = indent + line[cut:].lstrip()
+        out.append(line)
+    return "\n".join(out)
+
+
 def fit_line(parts: list[str], label: str, width: int) -> str:
     """The first of ``parts``' shortenings that fits in ``width`` characters (each step drops the
     first part, the least important), then as much of ``label`` as fits; cut to ``width`` at worst."""

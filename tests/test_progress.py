@@ -253,3 +253,24 @@ def test_by_time_the_percentage_is_the_share_of_the_expected_time_and_never_goes
     assert " 99%  99/100 cells" in bar.line()  # not 100 % before the last cell
     bar.done = 100
     assert "100%  100/100 cells" in bar.line()
+
+
+@pytest.mark.parametrize("width", [40, 80, 200])
+def test_red_cells_on_a_terminal_wrap_between_words_never_inside_bits(width, monkeypatch) -> None:
+    """A red cell's lines are up to 200 characters (a CI log keeps them whole); a terminal gets
+    them broken at spaces, so that a bit pattern is never split by the terminal's own wrap."""
+    import io
+    from conformance.progress import fit_to_terminal
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+    monkeypatch.setenv("COLUMNS", str(width))
+    text = ("DIVERGED 2 cells [control:horizon-swap]: an agent's constraint list differs (breaks agents.inputs)\n"
+            "         orca/wall-gap@1 agent 0 velocity.x: 0x3FD1A87B02C0BB94 expected, 0x3FD14B2EBDA01F97 got; "
+            "constraint 0 differs in P.y: expected 0x3FD8000000000000, got 0x3FC8000000000000\nshort")
+    shown = fit_to_terminal(text, Terminal())
+    assert all(len(line) <= width - 1 for line in shown.splitlines()), shown
+    assert shown.split() == text.split()  # every word, every bit pattern, whole and in order
+    assert (width == 200) == (shown == text)
+    assert fit_to_terminal(text, io.StringIO()) == text  # off a terminal: as it is

@@ -3,12 +3,16 @@
 Contract: ``compare_hashes(stream, expected)`` reads a port's hashes of states 0, 1, ... and
 stops at the first that differs from ``expected`` (or the first past its end), at the error that
 ends the stream, or at its end; it closes the stream and returns a ``StreamOutcome`` (nothing is
-diagnosed).  ``judge_stream(row, scene, expected, runner, reference, vector_failure)`` is a whole
+diagnosed).  ``judge_stream(row, scene, expected, runner, reference, vector_failure, protocol=...)`` is a whole
 cell: PASS; DIVERGED at the first differing state, with its diagnosis; or ERROR with the
 reason (and the port's last stderr lines), diagnosed at its failing step when the run stopped
 on a non-finite state (``NonFinite``) or failed mid-run in a way that asking the port again can
 explain (``RunnerError.diagnosable``).  ``vector_failure`` is the runner's first failing
-primitive (the vectors row's), or a function that computes it when a diagnosis needs it.
+primitive (the vectors row's), or a function that computes it when a diagnosis needs it;
+``protocol`` likewise the protocol row's typed finding (protocol_finding.py: state that leaks
+between runs, a dump that disagrees with a run), which a diagnosis judged from the port's runs
+and dumps then says first.  The matrix runs both rows before a column's scenarios and passes
+what they found; the pytest plugin and fuzz pass functions that run them when first needed.
 
 Every place that turns a port's hashes into a verdict goes through these two: the matrix and
 the pytest plugin (``matrix.compare_scenario``), fuzz's cells and its shrink oracle, the
@@ -27,6 +31,7 @@ from ..contract.scenario import Scene
 from ..runners.base import NonFinite, Runner, RunnerError
 from .cell import DIVERGED, ERROR, PASS, Cell
 from .diagnosis import Diagnosis, diagnose, first_failing_dump
+from .protocol_finding import FindingSource, say_first
 from .vector_failure import VectorFailure
 
 FailureSource = Union[VectorFailure, Callable[[], Union[VectorFailure, None]], None]
@@ -145,7 +150,8 @@ def _diagnose(cell: Cell, scene: Scene, runner: Runner, reference: Runner, repor
 
 
 def judge_stream(row: str, scene: Scene, expected: Sequence[str], runner: Runner, reference: Runner,
-                 vector_failure: FailureSource = None, on_step: Callable[[], None] | None = None) -> Cell:
+                 vector_failure: FailureSource = None, on_step: Callable[[], None] | None = None,
+                 protocol: FindingSource = None) -> Cell:
     """One cell of ``runner`` on ``scene`` against the ``expected`` hashes; see the module's contract."""
     started = time.perf_counter()
     cell = Cell(row, runner.id, PASS)
@@ -164,6 +170,7 @@ def judge_stream(row: str, scene: Scene, expected: Sequence[str], runner: Runner
         cell.diagnosis = _diagnose(cell, scene, runner, reference, outcome.reported, outcome.error)
         if cell.diagnosis is not None:
             attach_vector_failure(cell.diagnosis, vector_failure() if callable(vector_failure) else vector_failure)
+            say_first(cell.diagnosis, protocol() if callable(protocol) else protocol)
             if cell.status == DIVERGED:
                 cell.reason = cell.diagnosis.summary()
             elif cell.diagnosis.informative():

@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..runners.base import Runner, RunnerError, StateDump
 from ..contract.scenario import Scene
@@ -45,6 +46,9 @@ from ..contract.float_bits import to_float32
 from .state_difference import (PREFERRED_FIELDS, VELOCITY_FIELDS, Difference, first_state_difference, hex_bits,
                                precision_finding, rounded_to_float32)
 from .step_comparison import ConstraintDifference
+
+if TYPE_CHECKING:  # protocol_finding.py fills it (cell_engine.py)
+    from .protocol_finding import ProtocolFinding
 
 
 @dataclass
@@ -83,6 +87,8 @@ class Diagnosis:
     """The clause of the text the cause breaks (judge/citation.py), when a cause was found."""
     decision: dict | None = None
     """The first different decision after a first difference of rounding (judge/first_decision.py)."""
+    protocol: ProtocolFinding | None = None
+    """What the protocol row found that this cell says first (judge/protocol_finding.py)."""
 
     def cites(self) -> str:
         """"breaks <id> (<where>: <paraphrase>)", or the nearest primitive's clauses when the
@@ -136,6 +142,8 @@ class Diagnosis:
                 "clauses": self.citation.ids if self.citation is not None else [],
                 "clause_found": self.citation.found if self.citation is not None else False,
                 "cites": self.cites(), "decision": self.decision,
+                "protocol": None if self.protocol is None else {"slip": self.protocol.slip.value,
+                                                                "check": self.protocol.check},
                 "picture": self.picture}
 
 

@@ -26,6 +26,7 @@ from .cell_engine import FailureSource, judge_stream, with_stderr
 from .cell import DIVERGED, ERROR, PASS, SKIPPED, STATUSES, Cell, status_text  # noqa: F401 (re-exported)
 from .matrix_meter import ColumnMeter
 from .matrix_plan import Builds, first_run_lines, matrix_bar
+from .protocol_finding import FindingSource, ProtocolFinding
 from .protocol_row import PROTOCOL_ROW, protocol_cell
 from .provided import NOT_PROVIDED, asked, not_provided_reason, tally
 from .line_fit import INDENT, WIDTH, fit_pieces
@@ -57,14 +58,16 @@ class MatrixResult:
 
 
 def compare_scenario(scenario: Scenario, runner: Runner, goldens: Path, reference: Runner,
-                     vector_failure: FailureSource, on_step=None) -> Cell:
+                     vector_failure: FailureSource, on_step=None, protocol: FindingSource = None) -> Cell:
     """One scenario cell: the runner's hashes against the scenario's golden, through the one
-    cell engine (``cell_engine.judge_stream``); an ERROR cell when the golden is not usable."""
+    cell engine (``cell_engine.judge_stream``, with what the vectors and protocol rows found);
+    an ERROR cell when the golden is not usable."""
     status = golden_status(goldens, scenario)
     if status.kind != GOLDEN_OK:
         return Cell(scenario.id, runner.id, ERROR,
                     reason="the suite's golden is not usable: " + status.problem(scenario.id, status.path))
-    return judge_stream(scenario.id, scenario.scene, status.golden.hashes, runner, reference, vector_failure, on_step)
+    return judge_stream(scenario.id, scenario.scene, status.golden.hashes, runner, reference, vector_failure, on_step,
+                        protocol)
 
 
 FORMULA_FAMILIES = frozenset({"segment_distance_squared", "support_distance", "agent_case_form", "agent_constraint",
@@ -253,6 +256,7 @@ def _column(runner_id: str, runner: Runner, scenarios: list[Scenario], goldens: 
         bar.note(_column_line(result, runner_id, time.perf_counter() - column_started))
         return
     failure = None
+    finding: ProtocolFinding | None = None  # the rows run first: the scenario cells read what they found
     try:
         if with_vectors:
             with meter.cell(VECTORS_ROW):
@@ -260,10 +264,12 @@ def _column(runner_id: str, runner: Runner, scenarios: list[Scenario], goldens: 
             result.cells[(VECTORS_ROW, runner_id)] = cell
         if PROTOCOL_ROW in result.rows:
             with meter.cell(PROTOCOL_ROW):
-                result.cells[(PROTOCOL_ROW, runner_id)] = protocol_cell(runner)
+                protocol = result.cells[(PROTOCOL_ROW, runner_id)] = protocol_cell(runner)
+            finding = protocol.finding
         for s in scenarios:
             with meter.cell(s.id) as step:
-                result.cells[(s.id, runner_id)] = compare_scenario(s, runner, goldens, reference, failure, step)
+                result.cells[(s.id, runner_id)] = compare_scenario(s, runner, goldens, reference, failure, step,
+                                                                   finding)
     finally:
         runner.close()
         meter.finish()

@@ -13,6 +13,8 @@ primitive (the vectors row's), or a function that computes it when a diagnosis n
 between runs, a dump that disagrees with a run), which a diagnosis judged from the port's runs
 and dumps then says first.  The matrix runs both rows before a column's scenarios and passes
 what they found; the pytest plugin and fuzz pass functions that run them when first needed.
+``shared``: a column's ``SharedCauses`` (shared_causes.py), so that the dear searches of a
+diagnosis run once per cause and column; None searches every cell in full.
 
 Every place that turns a port's hashes into a verdict goes through these two: the matrix and
 the pytest plugin (``matrix.compare_scenario``), fuzz's cells and its shrink oracle, the
@@ -32,6 +34,8 @@ from ..runners.base import NonFinite, Runner, RunnerError
 from .cell import DIVERGED, ERROR, PASS, Cell
 from .diagnosis import Diagnosis, diagnose, first_failing_dump
 from .protocol_finding import FindingSource, say_first
+from .hash_encoding import canonical_hash
+from .shared_causes import CachedReference, SharedCauses, stateless_driver
 from .vector_failure import VectorFailure
 
 FailureSource = Union[VectorFailure, Callable[[], Union[VectorFailure, None]], None]
@@ -132,15 +136,31 @@ def _failing_step(cell: Cell, err: RunnerError, scene: Scene, runner: Runner) ->
     return step if step is not None and 0 < step <= scene.steps else None
 
 
+def _seed_reference(reference: Runner, scene: Scene, runner: Runner, step: int, expected: Sequence[str]) -> None:
+    """Spare a caching reference the replay up to ``step - 1`` where it can: when the port's dump
+    of that state hashes to the golden's hash of it, its positions and velocities are the
+    reference's, and a driver without state gives the rest (shared_causes.CachedReference.seed)."""
+    if not isinstance(reference, CachedReference) or not 0 < step <= len(expected) or not stateless_driver(scene):
+        return
+    try:
+        before = runner.dump(scene, step - 1)
+    except RunnerError:
+        return
+    if canonical_hash(before.agents) == expected[step - 1]:
+        reference.seed(scene, step - 1, before.agents)
+
+
 def _diagnose(cell: Cell, scene: Scene, runner: Runner, reference: Runner, reported: str | None,
-              err: RunnerError | None) -> Diagnosis | None:
+              err: RunnerError | None, shared: SharedCauses | None) -> Diagnosis | None:
     """The diagnosis of ``cell.step`` (a divergence, or the failing step of ``err``), or None with
     a note in the reason when the port failed the diagnosis itself."""
     non_finite = ""
     if isinstance(err, NonFinite):
         non_finite = err.what() or "agent not named by the port"
     try:
-        found = diagnose(scene, cell.step, runner, reference, reported, non_finite=non_finite)
+        if shared is not None:
+            shared.owner = f"{cell.row}@{cell.step}"
+        found = diagnose(scene, cell.step, runner, reference, reported, non_finite=non_finite, shared=shared)
     except RunnerError as failed:
         cell.reason = " | ".join(filter(None, [cell.reason, f"the diagnosis failed: {failed.reason}"]))
         return None
@@ -151,7 +171,7 @@ def _diagnose(cell: Cell, scene: Scene, runner: Runner, reference: Runner, repor
 
 def judge_stream(row: str, scene: Scene, expected: Sequence[str], runner: Runner, reference: Runner,
                  vector_failure: FailureSource = None, on_step: Callable[[], None] | None = None,
-                 protocol: FindingSource = None) -> Cell:
+                 protocol: FindingSource = None, shared: SharedCauses | None = None) -> Cell:
     """One cell of ``runner`` on ``scene`` against the ``expected`` hashes; see the module's contract."""
     started = time.perf_counter()
     cell = Cell(row, runner.id, PASS)
@@ -167,7 +187,8 @@ def judge_stream(row: str, scene: Scene, expected: Sequence[str], runner: Runner
     elif outcome.compared != len(expected):
         cell.status, cell.reason = ERROR, f"returned {outcome.compared} states, expected {len(expected)}"
     if cell.step is not None:
-        cell.diagnosis = _diagnose(cell, scene, runner, reference, outcome.reported, outcome.error)
+        _seed_reference(reference, scene, runner, cell.step, expected)
+        cell.diagnosis = _diagnose(cell, scene, runner, reference, outcome.reported, outcome.error, shared)
         if cell.diagnosis is not None:
             attach_vector_failure(cell.diagnosis, vector_failure() if callable(vector_failure) else vector_failure)
             say_first(cell.diagnosis, protocol() if callable(protocol) else protocol)

@@ -47,8 +47,9 @@ from .state_difference import (PREFERRED_FIELDS, VELOCITY_FIELDS, Difference, fi
                                precision_finding, rounded_to_float32)
 from .step_comparison import ConstraintDifference
 
-if TYPE_CHECKING:  # protocol_finding.py fills it (cell_engine.py)
+if TYPE_CHECKING:  # protocol_finding.py fills it (cell_engine.py); the engine passes a column's SharedCauses
     from .protocol_finding import ProtocolFinding
+    from .shared_causes import SharedCauses
 
 
 @dataclass
@@ -87,6 +88,8 @@ class Diagnosis:
     """The clause of the text the cause breaks (judge/citation.py), when a cause was found."""
     decision: dict | None = None
     """The first different decision after a first difference of rounding (judge/first_decision.py)."""
+    shared_from: str = ""
+    """"row@step" of the cell whose full search this one's cause used (judge/shared_causes.py), or ""."""
     protocol: ProtocolFinding | None = None
     """What the protocol row found that this cell says first (judge/protocol_finding.py)."""
 
@@ -157,10 +160,11 @@ def _dump(runner: Runner, scene: Scene, step: int, result: Diagnosis, who: str) 
 
 
 def diagnose(scene: Scene, step: int, runner: Runner, reference: Runner, reported_hash: str | None = None,
-             non_finite: str = "") -> Diagnosis:
+             non_finite: str = "", shared: SharedCauses | None = None) -> Diagnosis:
     """Localize a divergence first seen in the hash of state ``step`` (``reported_hash`` is the
     port's hash of that state, when it sent one), or a run that stopped there on a non-finite
-    state (``non_finite`` as "agent i field is value", or "" when the port did not say)."""
+    state (``non_finite`` as "agent i field is value", or "" when the port did not say).
+    ``shared``: the column's outcomes of the dear searches (judge/shared_causes.py), if kept."""
     result = Diagnosis(step, non_finite=non_finite)
     got = _dump(runner, scene, step, result, "port")
     expected = _dump(reference, scene, step, result, "reference")
@@ -195,8 +199,8 @@ def diagnose(scene: Scene, step: int, runner: Runner, reference: Runner, reporte
     expected_prev = _dump(reference, scene, step - 1, result, "reference")
     if got_prev is None or expected_prev is None:
         return result
-    _step_cause(result, scene, runner, expected, got, expected_prev, got_prev)
-    follow_rounding(result, scene, runner)
+    _step_cause(result, scene, runner, expected, got, expected_prev, got_prev, shared)
+    follow_rounding(result, scene, runner, shared)
     _precision(result, _later_states(runner, reference, scene, step, got, expected))
     return result
 
@@ -312,7 +316,8 @@ def _check_consistency(result: Diagnosis, got: StateDump, reported_hash: str | N
 
 
 def _step_cause(result: Diagnosis, scene: Scene, runner: Runner, expected: StateDump | None,
-                got: StateDump | None, expected_prev: StateDump, got_prev: StateDump) -> None:
+                got: StateDump | None, expected_prev: StateDump, got_prev: StateDump,
+                shared: SharedCauses | None = None) -> None:
     """The cause of a divergence at step k > 0, from the dumps of k (when there are) and k - 1."""
     k = result.step
     before = first_state_difference(expected_prev, got_prev)
@@ -351,7 +356,7 @@ def _step_cause(result: Diagnosis, scene: Scene, runner: Runner, expected: State
         result.key = "the port's step failed from the reference's state of the step before"
         result.citation = Citation("step.phases", ["step.start-state"], found=False)
         return
-    solver_cause(result, scene, runner, agent, expected_prev, got)
+    solver_cause(result, scene, runner, agent, expected_prev, got, shared)
 
 
 def _reference_waypoint(scene: Scene, step: int, agent: int) -> int:

@@ -149,8 +149,9 @@ def solver_cause(result: Diagnosis, scene: Scene, runner: Runner, agent: int, ex
                         f"{difference.describe()}{reading}")
         result.citation = boundary or cite_constraint(scene, expected_prev, difference, reference.lines, port.lines,
                                                       reference.hard, runner)
-        result.headline = _list_headline(f"agent {agent}'s", difference, result.citation)
-        result.key = _list_headline("an agent's", difference, result.citation)
+        facts = list_fact(reference, port, difference), list_fact(reference, port, difference, counts=False)
+        result.headline, result.key = (_list_headline(w, difference, result.citation, f)
+                                       for w, f in zip((f"agent {agent}'s", "an agent's"), facts))
     elif difference is not None:
         result.kind, result.constraint = VELOCITY, difference
         prm = scene.agents[agent].params
@@ -173,7 +174,27 @@ def brief(text: str) -> str:
     return PARENTHESES.sub("", text)
 
 
-def _list_headline(whose: str, difference: ConstraintDifference, citation: Citation) -> str:
+def list_fact(reference: StepResult, port: StepResult, difference: ConstraintDifference, counts: bool = True) -> str:
+    """How the port's list differs, decisively: its obstacle and agent constraint counts where they
+    differ from the reference's (``counts``; without them, for a key: fewer or more), then the
+    first constraint missing, extra or otherwise, with its segment or neighbour."""
+    said = []
+    for kind, want, have in (("obstacle", reference.hard, port.hard),
+                             ("agent", len(reference.lines) - reference.hard, len(port.lines) - port.hard)):
+        if want != have:
+            said.append(f"{have} {kind} constraints where the reference has {want}" if counts
+                        else f"{'fewer' if have < want else 'more'} {kind} constraints than the reference")
+    which = (difference.neighbor.replace("obstacle: ", "") if counts else
+             "an obstacle constraint" if difference.neighbor.startswith("obstacle") else "an agent constraint")
+    what = f"constraint {difference.index} ({which})" if counts else which
+    if difference.field in ("missing", "extra"):
+        said.append(f"{what} is {difference.field}")
+    elif difference.field:
+        said.append(f"{what} differs in {difference.field}")
+    return "; ".join(said)
+
+
+def _list_headline(whose: str, difference: ConstraintDifference, citation: Citation, fact: str = "") -> str:
     """The constraint-list cause in one sentence: the reading, the neighbor search or the
     primitive that explains the port's list, as found; ``whose``: "agent 3's" for the headline,
     "an agent's" for the key cells of one mistake share."""
@@ -189,6 +210,8 @@ def _list_headline(whose: str, difference: ConstraintDifference, citation: Citat
             if difference.port_neighbors else f"{what}: the neighbor search is wrong"
     if difference.primitive.startswith("the port's own"):
         return f"{what}: " + difference.primitive.split(" for the inputs")[0]
+    if fact:
+        return f"{what}: {fact} (its primitives pass; suspect what is fed to them)"
     return f"{what} (its primitives pass; suspect what is fed to them)"
 
 

@@ -138,7 +138,7 @@ def cmd_matrix(args: argparse.Namespace) -> int:
         ids = shard.columns(ids)
         _print(f"shard {shard}: columns {', '.join(ids)} (of {len(header.get('run_columns', ids))})")
     result = run_matrix(scenarios, ids, suite.goldens_dir, with_vectors=not args.no_vectors, jobs=args.jobs,
-                        with_protocol=not args.no_protocol)
+                        with_protocol=not args.no_protocol, share=not args.verbose)
     _print(fit_to_terminal(format_table(result, verbose=args.verbose), sys.stdout))
     verdict = judge_matrix(result, len(scenarios), len(ids), args.strict)
     _print(verdict.summary)

@@ -141,6 +141,7 @@ class OrcaSession:
         self.suite: Suite | None = None
         self._runners: dict[str, Runner | _Unusable] = {}
         self._vectors: dict[str, tuple[Cell, tuple[str, int] | None]] = {}
+        self._protocol: dict[str, Cell] = {}
         self._reference: Runner | None = None
 
     # -- collection --------------------------------------------------------------------------
@@ -190,19 +191,23 @@ class OrcaSession:
         return self._vectors[runner.id]
 
     def protocol(self, runner: Runner) -> Cell:
-        """The protocol row of a runner, exactly as the matrix computes it."""
+        """The protocol row of a runner, exactly as the matrix computes it, once per process."""
         from .judge.protocol_row import protocol_cell
-        return protocol_cell(runner)
+        if runner.id not in self._protocol:
+            self._protocol[runner.id] = protocol_cell(runner)
+        return self._protocol[runner.id]
 
     def compare(self, scenario: Scenario, runner: Runner) -> Cell:
         """One scenario cell, exactly as the matrix computes it."""
         from .judge.matrix import compare_scenario
         assert self.suite is not None
         known = self._vectors.get(runner.id)
-        # the vectors row may have run in another worker, or been deselected: the engine runs it
-        # here when a diagnosis needs it, as the matrix would have before this row
+        row = self._protocol.get(runner.id)
+        # the vectors and protocol rows may have run in another worker, or been deselected: the
+        # engine runs them here when a diagnosis needs them, as the matrix would have before this row
         return compare_scenario(scenario, runner, self.suite.goldens_dir, self.reference,
-                                known[1] if known else (lambda: self.vectors(runner)[1]))
+                                known[1] if known else (lambda: self.vectors(runner)[1]),
+                                protocol=row.finding if row else (lambda: self.protocol(runner).finding))
 
     def close(self) -> None:
         runners = [r for r in self._runners.values() if not isinstance(r, _Unusable)]

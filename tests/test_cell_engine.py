@@ -130,9 +130,9 @@ def test_statuses_and_cause_kinds_are_enums_that_report_their_strings() -> None:
     """Typed outcomes, the same report bytes: a member compares, formats and serialises as the
     string the reports always had, and a status read back from a report is its member."""
     import json
-    from conformance.judge.causes import CauseKind
+    from conformance.judge.outcomes import CauseKind
     from conformance.judge.cell import Cell
-    from conformance.judge.status import Status
+    from conformance.judge.outcomes import Status
     assert [s.value for s in Status] == ["PASS", "DIVERGED", "ERROR", "NOT PROVIDED", "SKIPPED"]
     cell = Cell("orca/x", "c", Status.NOT_PROVIDED)
     assert json.loads(json.dumps(cell.to_json()))["status"] == "NOT PROVIDED"

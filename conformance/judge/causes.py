@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import re
 import time
-from enum import Enum
 from typing import TYPE_CHECKING
 
 from ..data import vectors
+from .outcomes import CauseKind
 from ..contract.float_bits import bits
 from ..runners.base import Runner, RunnerError, StateDump
 from ..contract.scenario import Scene
@@ -34,25 +34,7 @@ from .step_comparison import (PLANE_FIELDS, ConstraintDifference, StepResult, ag
 
 if TYPE_CHECKING:  # diagnosis.py imports this module to fill its Diagnosis
     from .diagnosis import Diagnosis
-
-
-class CauseKind(str, Enum):
-    """What kind of mistake a diagnosis names, as ``Diagnosis.kind`` (the cause text says the same
-    in words); a string-valued enum, so that reports keep the strings (``"hash-encoding"``...)."""
-
-    UNKNOWN = ""
-    """Nothing could be said."""
-    ENCODING = "hash-encoding"
-    LOAD = "load"
-    DRIVER = "driver"
-    POSITION_UPDATE = "position-update"
-    CONSTRAINTS = "constraints"
-    VELOCITY = "velocity"
-    COMPOSITION = "composition"
-    SOLVER = "solver"
-
-    __str__ = str.__str__
-    __format__ = str.__format__
+from .shared_causes import MISSING, SharedCauses, referred
 
 
 ENCODING, LOAD, DRIVER, POSITION_UPDATE = (CauseKind.ENCODING, CauseKind.LOAD, CauseKind.DRIVER,
@@ -125,7 +107,7 @@ def _constraints(step: StepResult) -> str:
 
 
 def solver_cause(result: Diagnosis, scene: Scene, runner: Runner, agent: int, expected_prev: StateDump,
-                 got: StateDump | None) -> None:
+                 got: StateDump | None, shared: SharedCauses | None = None) -> None:
     """Ask the port's agent_step for the divergent agent from the reference's state k - 1."""
     k = result.step
     plain = f"solver bug: same state and preferred velocities at step {k - 1}, different new velocities"
@@ -153,7 +135,7 @@ def solver_cause(result: Diagnosis, scene: Scene, runner: Runner, agent: int, ex
     where = f"from the reference's state of step {k - 1} (same state and preferred velocities)"
     if difference is not None and difference.index is not None:
         result.kind, result.constraint = CONSTRAINTS, difference
-        boundary = _weigh_evidence(difference, scene, expected_prev, runner, port)
+        boundary = _weigh_evidence(difference, scene, expected_prev, runner, port, shared, result)
         if difference.reading:
             reading = f"; {difference.reading} reproduces the port's list"
         elif difference.neighbors:
@@ -169,8 +151,9 @@ def solver_cause(result: Diagnosis, scene: Scene, runner: Runner, agent: int, ex
                         f"{difference.describe()}{reading}")
         result.citation = boundary or cite_constraint(scene, expected_prev, difference, reference.lines, port.lines,
                                                       reference.hard, runner)
-        result.headline = _list_headline(f"agent {agent}'s", difference, result.citation)
-        result.key = _list_headline("an agent's", difference, result.citation)
+        facts = list_fact(reference, port, difference), list_fact(reference, port, difference, counts=False)
+        result.headline, result.key = (_list_headline(w, difference, result.citation, f)
+                                       for w, f in zip((f"agent {agent}'s", "an agent's"), facts))
     elif difference is not None:
         result.kind, result.constraint = VELOCITY, difference
         prm = scene.agents[agent].params
@@ -193,7 +176,27 @@ def brief(text: str) -> str:
     return PARENTHESES.sub("", text)
 
 
-def _list_headline(whose: str, difference: ConstraintDifference, citation: Citation) -> str:
+def list_fact(reference: StepResult, port: StepResult, difference: ConstraintDifference, counts: bool = True) -> str:
+    """How the port's list differs, decisively: its obstacle and agent constraint counts where they
+    differ from the reference's (``counts``; without them, for a key: fewer or more), then the
+    first constraint missing, extra or otherwise, with its segment or neighbour."""
+    said = []
+    for kind, want, have in (("obstacle", reference.hard, port.hard),
+                             ("agent", len(reference.lines) - reference.hard, len(port.lines) - port.hard)):
+        if want != have:
+            said.append(f"{have} {kind} constraints where the reference has {want}" if counts
+                        else f"{'fewer' if have < want else 'more'} {kind} constraints than the reference")
+    which = (difference.neighbor.replace("obstacle: ", "") if counts else
+             "an obstacle constraint" if difference.neighbor.startswith("obstacle") else "an agent constraint")
+    what = f"constraint {difference.index} ({which})" if counts else which
+    if difference.field in ("missing", "extra"):
+        said.append(f"{what} is {difference.field}")
+    elif difference.field:
+        said.append(f"{what} differs in {difference.field}")
+    return "; ".join(said)
+
+
+def _list_headline(whose: str, difference: ConstraintDifference, citation: Citation, fact: str = "") -> str:
     """The constraint-list cause in one sentence: the reading, the neighbor search or the
     primitive that explains the port's list, as found; ``whose``: "agent 3's" for the headline,
     "an agent's" for the key cells of one mistake share."""
@@ -209,6 +212,8 @@ def _list_headline(whose: str, difference: ConstraintDifference, citation: Citat
             if difference.port_neighbors else f"{what}: the neighbor search is wrong"
     if difference.primitive.startswith("the port's own"):
         return f"{what}: " + difference.primitive.split(" for the inputs")[0]
+    if fact:
+        return f"{what}: {fact} (its primitives pass; suspect what is fed to them)"
     return f"{what} (its primitives pass; suspect what is fed to them)"
 
 
@@ -219,20 +224,35 @@ FOLLOW_SECONDS = 5.0
 FOLLOW_STEPS = 200
 
 
-def follow_rounding(result: Diagnosis, scene: Scene, runner: Runner) -> None:
+def own_primitive_wrong(difference: ConstraintDifference) -> bool:
+    """The decisive fact that ends the search: the port's own constraint or neighbour primitive
+    answers the reference's inputs wrongly (a later decision would only follow from it)."""
+    return difference.primitive.startswith("the port's own") or bool(difference.port_neighbors)
+
+
+def follow_rounding(result: Diagnosis, scene: Scene, runner: Runner, shared: SharedCauses | None = None) -> None:
     """When a cell's first difference looks like rounding (a few ulps, no reading and no decision
     read otherwise reproduces it), follow the run with the port's agent_step on the reference's
     states (judge/first_decision.py) to the first step where it decides otherwise, and say both:
-    the rounding first, then that decision with its clause."""
+    the rounding first, then that decision with its clause.  With ``shared``, the walk runs once
+    per cause (kind and key) and column: a later cell of the cause says the first cell's outcome."""
     d = result.state
     explained = result.citation is not None and bool(result.citation.reading) or (
-        result.constraint is not None and (result.constraint.reading or result.constraint.tie))
+        result.constraint is not None and (result.constraint.reading or result.constraint.tie or own_primitive_wrong(
+            result.constraint)))
     if d is None or d.ulps is None or d.ulps > FOLLOW_ULPS or explained or result.kind not in (CONSTRAINTS, VELOCITY):
+        return
+    signature = (result.kind, result.key)
+    owner, kept = shared.recall("follow", signature) if shared is not None else ("", MISSING)
+    if kept is not MISSING:
+        _recalled_decision(result, owner, kept)
         return
     notes: list[str] = []
     found = first_decision(scene, runner, result.step, FOLLOW_STEPS, time.monotonic() + FOLLOW_SECONDS, notes)
     if found is None or found.step <= result.step:  # the step itself decided otherwise: its cause says it
         result.notes += [f"following the run for a decision: {n}" for n in notes]
+        if shared is not None:
+            shared.keep("follow", signature, None)
         return
     cited = cite_constraint(scene, found.state, found.difference, found.reference.lines, found.aligned.lines,
                             found.reference.hard, runner)
@@ -244,14 +264,31 @@ def follow_rounding(result: Diagnosis, scene: Scene, runner: Runner) -> None:
     if found.difference.index is not None:
         result.headline += f": constraint {found.difference.index} ({found.difference.neighbor or 'its list'})"
     result.citation = Citation(cited.primary, list(cited.others) + ["arith.binary64"], cited.found, cited.reading)
+    if shared is not None:
+        shared.keep("follow", signature, (result.key, result.citation, f"step {found.step}, agent {found.agent}"))
+
+
+def _recalled_decision(result: Diagnosis, owner: str, kept: object) -> None:
+    """A later cell of a cause whose walk to the first different decision ran at ``owner``:
+    its outcome (None: no decision found), said with this cell's own step."""
+    result.shared_from = owner
+    result.notes.append(referred(owner))
+    if kept is None:
+        return
+    key, citation, where = kept
+    result.cause += f"; that is rounding: the first different decision, followed at {owner}, is at its {where}"
+    result.headline = (f"rounding only at step {result.step} ({result.headline}); the first different decision: "
+                       f"see {owner}")
+    result.key, result.citation = key, citation
 
 
 def _weigh_evidence(difference: ConstraintDifference, scene: Scene, state: StateDump, runner: Runner,
-                    port: StepResult):
+                    port: StepResult, shared: SharedCauses | None = None, result: Diagnosis | None = None):
     """Fill ``difference`` with what explains the port's list: a stock reading survives only when
     the port's own primitives are right and no decision read otherwise at its boundary gives the
     list too (returned as its Citation, the reading dropped); else the port's neighbour search,
-    else its own constraint primitive."""
+    else its own constraint primitive.  The other agents are looked at once per reading and
+    column with ``shared`` (``result`` then names the cell that did)."""
     primitive_right = False
     if difference.reading and difference.field in PLANE_FIELDS:
         ask_primitive(difference, scene, state, runner)
@@ -265,7 +302,7 @@ def _weigh_evidence(difference: ConstraintDifference, scene: Scene, state: State
             difference.reading = ""
     boundary = (flip_list(scene, state, difference.agent, port.lines, port.hard, primitive_right)
                 if difference.reading else None)
-    if boundary is not None and _reading_fits_others(difference.reading, scene, state, runner, difference.agent):
+    if boundary is not None and _fits_others(difference, scene, state, runner, shared, result):
         boundary = None  # the other agents tell the formula reading from the decision read otherwise
     if boundary is not None:
         difference.reading = ""
@@ -274,6 +311,21 @@ def _weigh_evidence(difference: ConstraintDifference, scene: Scene, state: State
     if not difference.reading and not difference.neighbors:
         ask_primitive(difference, scene, state, runner)
     return boundary
+
+
+def _fits_others(difference: ConstraintDifference, scene: Scene, state: StateDump, runner: Runner,
+                 shared: SharedCauses | None, result: Diagnosis | None) -> bool:
+    """``_reading_fits_others``, looked at once per reading and column when ``shared``."""
+    owner, kept = shared.recall("others", difference.reading) if shared is not None else ("", MISSING)
+    if kept is not MISSING:
+        if result is not None:
+            result.shared_from = owner
+            result.notes.append(referred(owner))
+        return bool(kept)
+    fits = _reading_fits_others(difference.reading, scene, state, runner, difference.agent)
+    if shared is not None:
+        shared.keep("others", difference.reading, fits)
+    return fits
 
 
 OTHER_AGENTS_SECONDS = 3.0

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 from ..contract.clauses import Citation
 from .diagnosis import Diagnosis
-from .status import Status
+from .protocol_finding import ProtocolFinding
+from .outcomes import Status
 
 PASS, DIVERGED, ERROR, NOT_PROVIDED, SKIPPED = (Status.PASS, Status.DIVERGED, Status.ERROR, Status.NOT_PROVIDED,
                                                Status.SKIPPED)
@@ -43,6 +44,8 @@ class Cell:
     brief: list[str] = field(default_factory=list)
     """The vectors or protocol row's short form (a headline, then at most two lines); a scenario
     cell's comes from its diagnosis (judge/cell_text.py)."""
+    finding: ProtocolFinding | None = None
+    """The protocol row's slip that its column's scenario cells must say first (protocol_finding.py)."""
 
     def short(self) -> str:
         return status_text(self.status, self.step)

@@ -3,12 +3,18 @@
 Contract: ``compare_hashes(stream, expected)`` reads a port's hashes of states 0, 1, ... and
 stops at the first that differs from ``expected`` (or the first past its end), at the error that
 ends the stream, or at its end; it closes the stream and returns a ``StreamOutcome`` (nothing is
-diagnosed).  ``judge_stream(row, scene, expected, runner, reference, vector_failure)`` is a whole
+diagnosed).  ``judge_stream(row, scene, expected, runner, reference, vector_failure, protocol=...)`` is a whole
 cell: PASS; DIVERGED at the first differing state, with its diagnosis; or ERROR with the
 reason (and the port's last stderr lines), diagnosed at its failing step when the run stopped
 on a non-finite state (``NonFinite``) or failed mid-run in a way that asking the port again can
 explain (``RunnerError.diagnosable``).  ``vector_failure`` is the runner's first failing
-primitive (the vectors row's), or a function that computes it when a diagnosis needs it.
+primitive (the vectors row's), or a function that computes it when a diagnosis needs it;
+``protocol`` likewise the protocol row's typed finding (protocol_finding.py: state that leaks
+between runs, a dump that disagrees with a run), which a diagnosis judged from the port's runs
+and dumps then says first.  The matrix runs both rows before a column's scenarios and passes
+what they found; the pytest plugin and fuzz pass functions that run them when first needed.
+``shared``: a column's ``SharedCauses`` (shared_causes.py), so that the dear searches of a
+diagnosis run once per cause and column; None searches every cell in full.
 
 Every place that turns a port's hashes into a verdict goes through these two: the matrix and
 the pytest plugin (``matrix.compare_scenario``), fuzz's cells and its shrink oracle, the
@@ -27,6 +33,9 @@ from ..contract.scenario import Scene
 from ..runners.base import NonFinite, Runner, RunnerError
 from .cell import DIVERGED, ERROR, PASS, Cell
 from .diagnosis import Diagnosis, diagnose, first_failing_dump
+from .protocol_finding import FindingSource, say_first
+from .hash_encoding import canonical_hash
+from .shared_causes import CachedReference, SharedCauses, stateless_driver
 from .vector_failure import VectorFailure
 
 FailureSource = Union[VectorFailure, Callable[[], Union[VectorFailure, None]], None]
@@ -127,15 +136,31 @@ def _failing_step(cell: Cell, err: RunnerError, scene: Scene, runner: Runner) ->
     return step if step is not None and 0 < step <= scene.steps else None
 
 
+def _seed_reference(reference: Runner, scene: Scene, runner: Runner, step: int, expected: Sequence[str]) -> None:
+    """Spare a caching reference the replay up to ``step - 1`` where it can: when the port's dump
+    of that state hashes to the golden's hash of it, its positions and velocities are the
+    reference's, and a driver without state gives the rest (shared_causes.CachedReference.seed)."""
+    if not isinstance(reference, CachedReference) or not 0 < step <= len(expected) or not stateless_driver(scene):
+        return
+    try:
+        before = runner.dump(scene, step - 1)
+    except RunnerError:
+        return
+    if canonical_hash(before.agents) == expected[step - 1]:
+        reference.seed(scene, step - 1, before.agents)
+
+
 def _diagnose(cell: Cell, scene: Scene, runner: Runner, reference: Runner, reported: str | None,
-              err: RunnerError | None) -> Diagnosis | None:
+              err: RunnerError | None, shared: SharedCauses | None) -> Diagnosis | None:
     """The diagnosis of ``cell.step`` (a divergence, or the failing step of ``err``), or None with
     a note in the reason when the port failed the diagnosis itself."""
     non_finite = ""
     if isinstance(err, NonFinite):
         non_finite = err.what() or "agent not named by the port"
     try:
-        found = diagnose(scene, cell.step, runner, reference, reported, non_finite=non_finite)
+        if shared is not None:
+            shared.owner = f"{cell.row}@{cell.step}"
+        found = diagnose(scene, cell.step, runner, reference, reported, non_finite=non_finite, shared=shared)
     except RunnerError as failed:
         cell.reason = " | ".join(filter(None, [cell.reason, f"the diagnosis failed: {failed.reason}"]))
         return None
@@ -145,7 +170,8 @@ def _diagnose(cell: Cell, scene: Scene, runner: Runner, reference: Runner, repor
 
 
 def judge_stream(row: str, scene: Scene, expected: Sequence[str], runner: Runner, reference: Runner,
-                 vector_failure: FailureSource = None, on_step: Callable[[], None] | None = None) -> Cell:
+                 vector_failure: FailureSource = None, on_step: Callable[[], None] | None = None,
+                 protocol: FindingSource = None, shared: SharedCauses | None = None) -> Cell:
     """One cell of ``runner`` on ``scene`` against the ``expected`` hashes; see the module's contract."""
     started = time.perf_counter()
     cell = Cell(row, runner.id, PASS)
@@ -161,9 +187,11 @@ def judge_stream(row: str, scene: Scene, expected: Sequence[str], runner: Runner
     elif outcome.compared != len(expected):
         cell.status, cell.reason = ERROR, f"returned {outcome.compared} states, expected {len(expected)}"
     if cell.step is not None:
-        cell.diagnosis = _diagnose(cell, scene, runner, reference, outcome.reported, outcome.error)
+        _seed_reference(reference, scene, runner, cell.step, expected)
+        cell.diagnosis = _diagnose(cell, scene, runner, reference, outcome.reported, outcome.error, shared)
         if cell.diagnosis is not None:
             attach_vector_failure(cell.diagnosis, vector_failure() if callable(vector_failure) else vector_failure)
+            say_first(cell.diagnosis, protocol() if callable(protocol) else protocol)
             if cell.status == DIVERGED:
                 cell.reason = cell.diagnosis.summary()
             elif cell.diagnosis.informative():

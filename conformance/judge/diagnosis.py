@@ -33,11 +33,13 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..runners.base import Runner, RunnerError, StateDump
 from ..contract.scenario import Scene
 from ..contract.clauses import Citation, clause_map
-from .causes import DRIVER, LOAD, SOLVER, CauseKind, encoding_cause, follow_rounding, position_cause, solver_cause
+from .outcomes import CauseKind
+from .causes import DRIVER, LOAD, SOLVER, encoding_cause, follow_rounding, position_cause, solver_cause
 from .driver_citation import cite_driver
 from .hash_encoding import canonical_hash
 from .neighborhood import neighborhood
@@ -45,6 +47,10 @@ from ..contract.float_bits import to_float32
 from .state_difference import (PREFERRED_FIELDS, VELOCITY_FIELDS, Difference, first_state_difference, hex_bits,
                                precision_finding, rounded_to_float32)
 from .step_comparison import ConstraintDifference
+
+if TYPE_CHECKING:  # protocol_finding.py fills it (cell_engine.py); the engine passes a column's SharedCauses
+    from .protocol_finding import ProtocolFinding
+    from .shared_causes import SharedCauses
 
 
 @dataclass
@@ -83,6 +89,10 @@ class Diagnosis:
     """The clause of the text the cause breaks (judge/citation.py), when a cause was found."""
     decision: dict | None = None
     """The first different decision after a first difference of rounding (judge/first_decision.py)."""
+    shared_from: str = ""
+    """"row@step" of the cell whose full search this one's cause used (judge/shared_causes.py), or ""."""
+    protocol: ProtocolFinding | None = None
+    """What the protocol row found that this cell says first (judge/protocol_finding.py)."""
 
     def cites(self) -> str:
         """"breaks <id> (<where>: <paraphrase>)", or the nearest primitive's clauses when the
@@ -136,6 +146,8 @@ class Diagnosis:
                 "clauses": self.citation.ids if self.citation is not None else [],
                 "clause_found": self.citation.found if self.citation is not None else False,
                 "cites": self.cites(), "decision": self.decision,
+                "protocol": None if self.protocol is None else {"slip": self.protocol.slip.value,
+                                                                "check": self.protocol.check},
                 "picture": self.picture}
 
 
@@ -149,10 +161,11 @@ def _dump(runner: Runner, scene: Scene, step: int, result: Diagnosis, who: str) 
 
 
 def diagnose(scene: Scene, step: int, runner: Runner, reference: Runner, reported_hash: str | None = None,
-             non_finite: str = "") -> Diagnosis:
+             non_finite: str = "", shared: SharedCauses | None = None) -> Diagnosis:
     """Localize a divergence first seen in the hash of state ``step`` (``reported_hash`` is the
     port's hash of that state, when it sent one), or a run that stopped there on a non-finite
-    state (``non_finite`` as "agent i field is value", or "" when the port did not say)."""
+    state (``non_finite`` as "agent i field is value", or "" when the port did not say).
+    ``shared``: the column's outcomes of the dear searches (judge/shared_causes.py), if kept."""
     result = Diagnosis(step, non_finite=non_finite)
     got = _dump(runner, scene, step, result, "port")
     expected = _dump(reference, scene, step, result, "reference")
@@ -187,8 +200,8 @@ def diagnose(scene: Scene, step: int, runner: Runner, reference: Runner, reporte
     expected_prev = _dump(reference, scene, step - 1, result, "reference")
     if got_prev is None or expected_prev is None:
         return result
-    _step_cause(result, scene, runner, expected, got, expected_prev, got_prev)
-    follow_rounding(result, scene, runner)
+    _step_cause(result, scene, runner, expected, got, expected_prev, got_prev, shared)
+    follow_rounding(result, scene, runner, shared)
     _precision(result, _later_states(runner, reference, scene, step, got, expected))
     return result
 
@@ -304,7 +317,8 @@ def _check_consistency(result: Diagnosis, got: StateDump, reported_hash: str | N
 
 
 def _step_cause(result: Diagnosis, scene: Scene, runner: Runner, expected: StateDump | None,
-                got: StateDump | None, expected_prev: StateDump, got_prev: StateDump) -> None:
+                got: StateDump | None, expected_prev: StateDump, got_prev: StateDump,
+                shared: SharedCauses | None = None) -> None:
     """The cause of a divergence at step k > 0, from the dumps of k (when there are) and k - 1."""
     k = result.step
     before = first_state_difference(expected_prev, got_prev)
@@ -343,7 +357,7 @@ def _step_cause(result: Diagnosis, scene: Scene, runner: Runner, expected: State
         result.key = "the port's step failed from the reference's state of the step before"
         result.citation = Citation("step.phases", ["step.start-state"], found=False)
         return
-    solver_cause(result, scene, runner, agent, expected_prev, got)
+    solver_cause(result, scene, runner, agent, expected_prev, got, shared)
 
 
 def _reference_waypoint(scene: Scene, step: int, agent: int) -> int:

@@ -26,7 +26,9 @@ from .cell_engine import FailureSource, judge_stream, with_stderr
 from .cell import DIVERGED, ERROR, PASS, SKIPPED, STATUSES, Cell, status_text  # noqa: F401 (re-exported)
 from .matrix_meter import ColumnMeter
 from .matrix_plan import Builds, first_run_lines, matrix_bar
+from .protocol_finding import FindingSource, ProtocolFinding
 from .protocol_row import PROTOCOL_ROW, protocol_cell
+from .shared_causes import CachedReference, SharedCauses
 from .provided import NOT_PROVIDED, asked, not_provided_reason, tally
 from .line_fit import INDENT, WIDTH, fit_pieces
 from .vector_failure import VectorFailure, describe_case, result_pieces, rounding_only
@@ -35,7 +37,6 @@ from ..data.goldens import golden_status
 from ..progress import Progress
 from ..runners import resolve
 from ..runners.base import Runner, RunnerError, RunnerInfo, RunnerUnavailable
-from ..runners.reference import ReferenceRunner
 from ..contract.scenario import Scenario
 
 VECTORS_ROW = "vectors"
@@ -57,14 +58,17 @@ class MatrixResult:
 
 
 def compare_scenario(scenario: Scenario, runner: Runner, goldens: Path, reference: Runner,
-                     vector_failure: FailureSource, on_step=None) -> Cell:
+                     vector_failure: FailureSource, on_step=None, protocol: FindingSource = None,
+                     shared: SharedCauses | None = None) -> Cell:
     """One scenario cell: the runner's hashes against the scenario's golden, through the one
-    cell engine (``cell_engine.judge_stream``); an ERROR cell when the golden is not usable."""
+    cell engine (``cell_engine.judge_stream``, with what the vectors and protocol rows found and
+    the column's ``shared`` searches); an ERROR cell when the golden is not usable."""
     status = golden_status(goldens, scenario)
     if status.kind != GOLDEN_OK:
         return Cell(scenario.id, runner.id, ERROR,
                     reason="the suite's golden is not usable: " + status.problem(scenario.id, status.path))
-    return judge_stream(scenario.id, scenario.scene, status.golden.hashes, runner, reference, vector_failure, on_step)
+    return judge_stream(scenario.id, scenario.scene, status.golden.hashes, runner, reference, vector_failure, on_step,
+                        protocol, shared)
 
 
 FORMULA_FAMILIES = frozenset({"segment_distance_squared", "support_distance", "agent_case_form", "agent_constraint",
@@ -198,7 +202,8 @@ def _vector_brief(cell: Cell, failure: VectorFailure, families: str) -> list[str
 
 def run_matrix(scenarios: list[Scenario], runners: list[str | Runner], goldens: Path,
                with_vectors: bool = True, jobs: int = 1, with_protocol: bool = True,
-               builds: Builds = pending_builds, now: Callable[[], float] | None = None) -> MatrixResult:
+               builds: Builds = pending_builds, now: Callable[[], float] | None = None,
+               share: bool = True) -> MatrixResult:
     """Every scenario on every runner (ids or Runner objects), after the vectors row and the
     protocol row (each unless left out); never raises for a misbehaving runner.
 
@@ -209,7 +214,8 @@ def run_matrix(scenarios: list[Scenario], runners: list[str | Runner], goldens: 
     the longest columns, builds included, start first, so that the cheap ones fill the other
     workers around them.  A column's cells do not depend on what else runs, and the result keeps
     the columns in the order given.  The bar counts cells and builds, its percentage and ETA are
-    the ``MatrixClock``'s (``now``: its clock, default time.monotonic)."""
+    the ``MatrixClock``'s (``now``: its clock, default time.monotonic).  ``share``: a column's red
+    cells search each cause once (judge/shared_causes.py; False, for --verbose: every cell in full)."""
     started = time.perf_counter()
     lead = [VECTORS_ROW] * with_vectors + [PROTOCOL_ROW] * with_protocol
     rows = lead + [s.id for s in scenarios]
@@ -219,8 +225,8 @@ def run_matrix(scenarios: list[Scenario], runners: list[str | Runner], goldens: 
     with bar, announcing(bar.note):
         for line in first_run_lines(plans, clock.jobs):
             bar.note(line)
-        work = [(p.column, p.runner, scenarios, goldens, with_vectors, result, bar, clock.meter(bar, p.column))
-                for p in plans]
+        work = [(p.column, p.runner, scenarios, goldens, with_vectors, result, bar, clock.meter(bar, p.column),
+                 SharedCauses(enabled=share)) for p in plans]
         if clock.jobs == 1:
             for job in work:
                 _column(*job)
@@ -234,11 +240,12 @@ def run_matrix(scenarios: list[Scenario], runners: list[str | Runner], goldens: 
 
 
 def _column(runner_id: str, runner: Runner, scenarios: list[Scenario], goldens: Path, with_vectors: bool,
-            result: MatrixResult, bar: Progress, meter: ColumnMeter) -> None:
+            result: MatrixResult, bar: Progress, meter: ColumnMeter, shared: SharedCauses) -> None:
     """One column's cells into ``result`` (each column writes only its own cells); ``meter``
-    counts its cells on the bar and tells the clock when its build ends and each cell's time."""
+    counts its cells on the bar and tells the clock when its build ends and each cell's time;
+    ``shared`` keeps the column's dear searches, the reference keeps its dumps per scene."""
     column_started = time.perf_counter()
-    reference = ReferenceRunner()
+    reference = CachedReference()
     meter.clock.started(runner_id)
     try:
         result.infos[runner_id] = runner.info()  # builds the port on first use
@@ -253,6 +260,7 @@ def _column(runner_id: str, runner: Runner, scenarios: list[Scenario], goldens: 
         bar.note(_column_line(result, runner_id, time.perf_counter() - column_started))
         return
     failure = None
+    finding: ProtocolFinding | None = None  # the rows run first: the scenario cells read what they found
     try:
         if with_vectors:
             with meter.cell(VECTORS_ROW):
@@ -260,10 +268,12 @@ def _column(runner_id: str, runner: Runner, scenarios: list[Scenario], goldens: 
             result.cells[(VECTORS_ROW, runner_id)] = cell
         if PROTOCOL_ROW in result.rows:
             with meter.cell(PROTOCOL_ROW):
-                result.cells[(PROTOCOL_ROW, runner_id)] = protocol_cell(runner)
+                protocol = result.cells[(PROTOCOL_ROW, runner_id)] = protocol_cell(runner)
+            finding = protocol.finding
         for s in scenarios:
             with meter.cell(s.id) as step:
-                result.cells[(s.id, runner_id)] = compare_scenario(s, runner, goldens, reference, failure, step)
+                result.cells[(s.id, runner_id)] = compare_scenario(s, runner, goldens, reference, failure, step,
+                                                                   finding, shared)
     finally:
         runner.close()
         meter.finish()

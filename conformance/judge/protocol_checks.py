@@ -30,6 +30,7 @@ from ..runners.base import DUMP_FIELDS, Refused, Runner, RunnerError, StateDump,
 from ..runners.exec_runner import ExecRunner
 from ..runners.reference import ReferenceRunner
 from .cell import DIVERGED, ERROR, PASS, Cell
+from .protocol_finding import ProtocolFinding, Slip
 from .state_difference import first_state_difference, hex_bits
 
 NOT_APPLICABLE = "not applicable"
@@ -50,6 +51,8 @@ class Check:
     found: bool = True
     """False when ``clause`` is the nearest one rather than the one broken."""
     compared: int = 0
+    slip: Slip | None = None
+    """The slip that misleads a scenario cell's diagnosis, when this check saw one (protocol_finding.py)."""
 
     def text(self) -> str:
         """``name: PASS: words``, or ``name: not applicable (why)``."""
@@ -99,6 +102,9 @@ def cell_of(checks: list[Check], row: str, runner_id: str) -> Cell:
     listed = failed + [c for c in checks if c not in failed]
     cell = Cell(row, runner_id, status, reason="; ".join(c.text() for c in listed),
                 compared=sum(c.compared for c in checks))
+    slipped = next((c for c in failed if c.slip is not None), None)
+    if slipped is not None:
+        cell.finding = ProtocolFinding(slipped.slip, slipped.name, slipped.words)
     if not failed:
         return cell
     first = failed[0]
@@ -237,13 +243,14 @@ def dumps_check(runner: Runner, main: RowScene, probe: Probe) -> Check:
         diff = first_state_difference(want, got, fields)
         if diff is not None and diff.agent < 0:
             return Check("dumps", DIVERGED, f"{what} has {diff.field}", clause="dump.preferred", found=False,
-                         compared=compared)
+                         compared=compared, slip=Slip.DUMP)
         if diff is not None:
             preferred = diff.field.startswith("preferred")
             words = _dump_words(reference, main.scene, step, got, not preferred)
             return Check("dumps", DIVERGED, f"{what}: agent {diff.agent} {diff.field} is not the reference's{words}",
                          detail=f"{hex_bits(diff.expected)} expected, {hex_bits(diff.got)} got "
-                         f"({diff.distance_text()})", clause="dump.preferred", found=preferred, compared=compared)
+                         f"({diff.distance_text()})", clause="dump.preferred", found=preferred, compared=compared,
+                         slip=Slip.DUMP)
         compared += len(got.agents) * len(fields)
     listed = ", ".join(map(str, steps))
     how = "field by field" if fields == ALL_FIELDS else "in positions and velocities"
@@ -298,6 +305,7 @@ def _same_twice(runner: Runner, first: tuple[RowScene, int], other: tuple[RowSce
         return Check("two-runs", DIVERGED, f"the second run of {scene_id}, after a run of {other_id} in the same "
                      f"process, differs from the first at state {k}: state leaks from one run into the next",
                      detail=f"{runs[0][k][:16] if k < len(runs[0]) else '(none)'}... first, "
-                     f"{runs[2][k][:16] if k < len(runs[2]) else '(none)'}... second", compared=len(runs[0]))
+                     f"{runs[2][k][:16] if k < len(runs[2]) else '(none)'}... second", compared=len(runs[0]),
+                     slip=Slip.LEAK)
     return Check("two-runs", PASS, f"{scene_id}, {other_id}, {scene_id} in one process: {scene_id} the same twice",
                  compared=len(runs[0]))

@@ -18,7 +18,7 @@ from __future__ import annotations
 import threading
 import weakref
 
-from .status import Status
+from .outcomes import Status
 
 NOT_PROVIDED = Status.NOT_PROVIDED
 HELLO = "the port's hello"

@@ -31,9 +31,10 @@ from .. import __version__
 from ..judge.cell_text import cell_lines
 from ..judge.cell_engine import compare_hashes
 from ..judge.diagnosis import diagnose
+from ..judge.protocol_finding import ProtocolFinding
 from ..judge.vector_failure import VectorFailure
 from ..errors import InputError
-from .fuzz_cell import compare, protocol_between, with_protocol
+from .fuzz_cell import compare, protocol_between, protocol_findings, with_protocol
 from .fuzz_expected import Expected, column_expected, expected_source, reference_hashes, scene_indices
 from .fuzz_scenes import KINDS, FuzzScene, make_scene
 from ..judge.matrix import DIVERGED, ERROR, PASS, SKIPPED, Cell, MatrixResult, vector_cell
@@ -185,13 +186,14 @@ class _SceneJudge:
     shrink_seconds: float
     id_suffix: str
     reference: Runner = field(default_factory=ReferenceRunner)
+    protocol: Callable[[Runner], Callable[[], ProtocolFinding | None]] = field(default_factory=protocol_findings)
     errors_in_a_row: dict[str, int] = field(default_factory=dict)
 
     def scene(self, fs: FuzzScene, hashes: list[str]) -> None:
         result = self.result
         shrunk_once = False
         for runner in list(self.live):
-            cell = compare(fs, runner, hashes, self.reference, self.vector_failure(runner))
+            cell = compare(fs, runner, hashes, self.reference, self.vector_failure(runner), self.protocol(runner))
             if self.between is not None:
                 cell = with_protocol(cell, fs, runner, hashes, self.between)
             _count_errors(runner, cell, self.errors_in_a_row, self.live, result)

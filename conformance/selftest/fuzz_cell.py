@@ -16,17 +16,34 @@ from typing import Callable
 from ..judge.cell_engine import judge_stream
 from ..judge.matrix import PASS, Cell
 from ..judge.protocol_checks import RowScene, cell_of, scene_checks
-from ..judge.protocol_row import row_scenes
+from ..judge.protocol_finding import ProtocolFinding
+from ..judge.protocol_row import protocol_cell, row_scenes
 from ..judge.vector_failure import VectorFailure
 from ..runners.base import Runner
 from .fuzz_scenes import FuzzScene
 
 
 def compare(fs: FuzzScene, runner: Runner, expected: list[str], reference: Runner,
-            vector_failure: Callable[[], VectorFailure | None]) -> Cell:
+            vector_failure: Callable[[], VectorFailure | None],
+            protocol: Callable[[], ProtocolFinding | None] | None = None) -> Cell:
     """One (scene, runner) cell, through the matrix's own cell engine (``judge_stream``): the
-    same verdict, diagnosis and words as a matrix cell of the same port and scene."""
-    return judge_stream(fs.id, fs.scene, expected, runner, reference, vector_failure)
+    same verdict, diagnosis and words as a matrix cell of the same port and scene (``protocol``:
+    the runner's protocol finding, asked when a diagnosis is made, as the matrix's row before)."""
+    return judge_stream(fs.id, fs.scene, expected, runner, reference, vector_failure, protocol=protocol)
+
+
+def protocol_findings() -> Callable[[Runner], Callable[[], ProtocolFinding | None]]:
+    """Per runner, a lazy lookup of what its protocol row finds (``protocol_cell``), run at most
+    once per fuzz run, and only when one of its cells is diagnosed."""
+    found: dict[str, ProtocolFinding | None] = {}
+
+    def finding(runner: Runner) -> Callable[[], ProtocolFinding | None]:
+        def get() -> ProtocolFinding | None:
+            if runner.id not in found:
+                found[runner.id] = protocol_cell(runner).finding
+            return found[runner.id]
+        return get
+    return finding
 
 
 def protocol_between() -> RowScene:

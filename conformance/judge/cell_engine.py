@@ -107,14 +107,19 @@ def attach_vector_failure(diagnosis: Diagnosis, vector_failure: VectorFailure | 
     diagnosis.vector_family, diagnosis.vector_case = vector_failure
     diagnosis.vector_detail = getattr(vector_failure, "detail", "")
     rounding = getattr(vector_failure, "rounding", "")
+    found = getattr(vector_failure, "fingerprint", None)
     if rounding and not diagnosis.rounding:
         diagnosis.rounding = rounding
-        diagnosis.cause = ROUNDING_CAUSE.format(rounding=rounding,
-                                                cause=f"at the step: {diagnosis.cause}" if diagnosis.cause
-                                                else "the step shows it")
+        at_step = f"at the step: {diagnosis.cause}" if diagnosis.cause else "the step shows it"
+        if found is not None:  # the slip by name, and its fix
+            diagnosis.cause = f"the floating-point evaluation differs, not the logic: {found.text(whole=True)} ({at_step})"
+            diagnosis.headline = diagnosis.key = (f"the floating-point evaluation differs: {found.model.what}; "
+                                                  f"fix: {found.model.fix}")
+        else:
+            diagnosis.cause = ROUNDING_CAUSE.format(rounding=rounding, cause=at_step)
+            diagnosis.headline = diagnosis.key = ("the floating-point evaluation differs, not the logic: the formula "
+                                                  "primitives differ by rounding only")
         diagnosis.citation = Citation("arith.binary64", diagnosis.citation.ids if diagnosis.citation else [])
-        diagnosis.headline = diagnosis.key = ("the floating-point evaluation differs, not the logic: the formula "
-                                              "primitives differ by rounding only")
 
 
 def with_stderr(err: RunnerError) -> str:

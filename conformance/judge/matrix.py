@@ -31,6 +31,7 @@ from .protocol_row import PROTOCOL_ROW, protocol_cell
 from .shared_causes import CachedReference, SharedCauses
 from .provided import NOT_PROVIDED, asked, not_provided_reason, tally
 from .line_fit import INDENT, WIDTH, fit_pieces
+from .fingerprint import fingerprint
 from .vector_failure import VectorFailure, describe_case, result_pieces, rounding_only
 from ..data.goldens import OK as GOLDEN_OK
 from ..data.goldens import golden_status
@@ -140,6 +141,7 @@ def vector_cell(runner: Runner, folder: Path) -> tuple[Cell, VectorFailure | Non
     diverged: list[str] = []
     errors: list[tuple[str, str]] = []
     rounding: dict[str, tuple[int, int]] = {}  # failing formula family: (bad cases that are rounding only, bad)
+    formula_runs: list[FamilyRun] = []
     families, missing = asked(runner, vectors.load_all(folder))  # a family not provided is not asked
     for run in run_families(runner, families):
         name, cases, results, bad = run.name, run.cases, run.results, run.bad
@@ -157,6 +159,7 @@ def vector_cell(runner: Runner, folder: Path) -> tuple[Cell, VectorFailure | Non
         diverged.append(name)
         if name in FORMULA_FAMILIES:
             rounding[name] = (_rounding_cases(name, cases, results, bad), len(bad))
+            formula_runs.append(run)
         if failure is None:
             got = results[bad[0]] if len(results) == len(cases) else "(wrong number of results)"
             detail = describe_case(name, cases[bad[0]]["args"], cases[bad[0]]["result"], got)
@@ -167,11 +170,7 @@ def vector_cell(runner: Runner, folder: Path) -> tuple[Cell, VectorFailure | Non
             cell.reason = (f"first failing primitive: {failure.where}: {detail}; "
                            f"breaks {clause_map().cite(failure.citation.primary)}")
     if diverged:
-        cell.status = DIVERGED
-        cell.citation = failure.citation
-        failure.rounding = arithmetic_differs(rounding)
-        if failure.rounding:
-            cell.reason += f" [{failure.rounding} differ by rounding only]"
+        _name_the_arithmetic(cell, failure, rounding, formula_runs, runner)
     elif errors:
         cell.status = ERROR
         cell.reason = f"{errors[0][0]}: {errors[0][1]}"
@@ -187,6 +186,22 @@ def vector_cell(runner: Runner, folder: Path) -> tuple[Cell, VectorFailure | Non
     return cell, failure
 
 
+def _name_the_arithmetic(cell: Cell, failure: VectorFailure, rounding: dict[str, tuple[int, int]],
+                         formula_runs: list[FamilyRun], runner: Runner) -> None:
+    """A diverged vectors row: whether the port's arithmetic itself differs (``arithmetic_differs``)
+    and, when some formula cases differ by rounding only, the evaluation model that reproduces
+    them with its fix (judge/fingerprint.py)."""
+    cell.status = DIVERGED
+    cell.citation = failure.citation
+    failure.rounding = arithmetic_differs(rounding)
+    if any(r for r, _ in rounding.values()):
+        failure.fingerprint = fingerprint(formula_runs, _hello(runner))
+    if failure.rounding:
+        cell.reason += f" [{failure.rounding} differ by rounding only]"
+    if failure.fingerprint is not None:
+        cell.reason += f" [{failure.fingerprint.text(whole=True)}]"
+
+
 def _vector_brief(cell: Cell, failure: VectorFailure, families: str) -> list[str]:
     """The vectors row's short form: the first failing case (or error) and the families' tally,
     its expected and actual results, the clause."""
@@ -197,7 +212,18 @@ def _vector_brief(cell: Cell, failure: VectorFailure, families: str) -> list[str
         head = f"the floating-point evaluation differs, not the logic ({failure.rounding} differ by rounding only); {head}"
     if failure.citation is not None:
         head += f" (breaks {failure.citation.primary})"
-    return [head, fit_pieces(failure.results, WIDTH - len(INDENT)) if failure.results else failure.detail]
+    values = fit_pieces(failure.results, WIDTH - len(INDENT)) if failure.results else failure.detail
+    if failure.fingerprint is not None:  # the slip and its fix before the values
+        return [head, failure.fingerprint.text(), values]
+    return [head, values]
+
+
+def _hello(runner: Runner) -> RunnerInfo | None:
+    """The runner's self-description (its hello), or None when it cannot give one."""
+    try:
+        return runner.info()
+    except (RunnerError, RunnerUnavailable):
+        return None
 
 
 def run_matrix(scenarios: list[Scenario], runners: list[str | Runner], goldens: Path,

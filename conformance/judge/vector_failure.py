@@ -74,6 +74,9 @@ class VectorFailure(tuple):
     """"family, case i of n (k bad)", set by the vectors row."""
     results: "list[Piece]"
     """The case's expected and actual results (``result_pieces``), set by the vectors row."""
+    fingerprint: "Fingerprint | None" = None
+    """The evaluation model that reproduces the port's rounding, and its fix (judge/fingerprint.py),
+    set by the vectors row when formula primitives differ by rounding."""
 
     def __new__(cls, family: str, case: int, detail: str = "", rounding: str = "") -> "VectorFailure":
         self = super().__new__(cls, (family, case))
@@ -82,6 +85,7 @@ class VectorFailure(tuple):
         self.citation = None
         self.where = family
         self.results = []
+        self.fingerprint = None
         return self
 
     @property

@@ -153,7 +153,7 @@ def cmd_controls(args: argparse.Namespace) -> int:
     """Run the negative controls and the misreading catalogue; each must be caught in a scene."""
     from .selftest.control_runs import choose_controls, run_controls
     suite = Suite.locate(args.suite)
-    scenarios = suite.select(None, False)
+    scenarios = suite.files(False)
     return _exit(run_controls(choose_controls(args.only), scenarios, suite.goldens_dir, _print))
 
 
@@ -161,7 +161,7 @@ def cmd_text(args: argparse.Namespace) -> int:
     """``spec`` and ``clauses``: the text checked clause by clause, what pins and defends each clause."""
     from .selftest.clause_report import clauses_report, spec_report
     if args.command == "spec":  # needs no suite unless a clause changed
-        return _exit(spec_report(Path(args.file), lambda: Suite.locate(args.suite).select(None, True), _print))
+        return _exit(spec_report(Path(args.file), lambda: Suite.locate(args.suite).files(True), _print))
     return _exit(clauses_report(Suite.locate(args.suite), args.write, args.list, _print))
 
 

@@ -128,6 +128,11 @@ class Suite:
                     raise _no_match("scenarios", pattern, [s.id for s in everything])
         return chosen
 
+    def files(self, include_slow: bool) -> list[Scenario]:
+        """The scenario files' own scenes, no framed variant (slow ones with ``include_slow``):
+        what the self-tests (census, clauses, schema coverage, mutation, controls) read."""
+        return [s for s in self.select(None, include_slow, False) if not s.frame]
+
     def _warn(self, broken: tuple[BrokenFile, ...]) -> None:
         """One stderr line per broken file that the command goes on without (once each)."""
         for b in broken:

@@ -93,14 +93,14 @@ def cmd_expand(args: argparse.Namespace) -> int:
 def cmd_goldens_regen(args: argparse.Namespace) -> int:
     """Regenerate goldens from the reference (``goldens.regenerate``); exit 1 when one is refused."""
     suite = Suite.locate(args.suite)
-    scenarios, families = goldens.regen_targets(suite, args.ids or [], args.all)
+    scenarios, families = goldens.regen_targets(suite, args.ids or [], args.all, args.all or args.frames)
     return _exit(goldens.regenerate(suite, scenarios, families, _print).refused > 0)
 
 
 def cmd_goldens_check(args: argparse.Namespace) -> int:
     """Re-run the reference and compare with the goldens; fail on any difference."""
     suite = Suite.locate(args.suite)
-    return _exit(goldens.check_goldens(suite, suite.select(args.ids, args.all), not args.ids, _print).failed)
+    return _exit(goldens.check_goldens(suite, suite.select(args.ids, args.all, args.all or args.frames), not args.ids, _print).failed)
 
 
 def _write_reports(result, suite: Suite, folder: str, header: dict | None = None) -> None:
@@ -127,7 +127,7 @@ def cmd_matrix(args: argparse.Namespace) -> int:
         from .contract.clause_quote import use_text
         _print(use_text(Path(args.spec)))
     suite = Suite.locate(args.suite)
-    scenarios = suite.select(args.scenarios or None, args.all)
+    scenarios = suite.select(args.scenarios or None, args.all, args.all or args.frames)
     ids = default_columns() if args.runner_ids is None else chosen_runners(args.runner_ids)
     goldens.require_readable(suite.goldens_dir, scenarios, with_vectors=not args.no_vectors)
     if args.report:
@@ -153,7 +153,7 @@ def cmd_controls(args: argparse.Namespace) -> int:
     """Run the negative controls and the misreading catalogue; each must be caught in a scene."""
     from .selftest.control_runs import choose_controls, run_controls
     suite = Suite.locate(args.suite)
-    scenarios = suite.select(None, False)
+    scenarios = suite.files(False)
     return _exit(run_controls(choose_controls(args.only), scenarios, suite.goldens_dir, _print))
 
 
@@ -161,7 +161,7 @@ def cmd_text(args: argparse.Namespace) -> int:
     """``spec`` and ``clauses``: the text checked clause by clause, what pins and defends each clause."""
     from .selftest.clause_report import clauses_report, spec_report
     if args.command == "spec":  # needs no suite unless a clause changed
-        return _exit(spec_report(Path(args.file), lambda: Suite.locate(args.suite).select(None, True), _print))
+        return _exit(spec_report(Path(args.file), lambda: Suite.locate(args.suite).files(True), _print))
     return _exit(clauses_report(Suite.locate(args.suite), args.write, args.list, _print))
 
 
@@ -287,7 +287,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         return _exit(fuzz_controls(chosen, suite, args.seed, args.count or 30, kinds, shrink_to, _print))
     ids = chosen_runners(args.runner_ids or [])
     result = fuzz_runners(suite, ids, args.seed, args.count, seconds, kinds, args.expected, shrink_to, _print,
-                          args.jobs, verbose=args.verbose, protocol=args.protocol)
+                          args.jobs, verbose=args.verbose, protocol=args.protocol, frames=args.frames)
     if args.report:
         _write_reports(result.matrix(), suite, args.report)
     return _exit(fuzz_failed(result, _print))

@@ -145,7 +145,9 @@ def _add_matrix(sub) -> None:
     runner_options(p, f"default: the default columns, here {', '.join(default_columns())}")
     p.add_argument("--scenarios", metavar="GLOB", action="append",
                    help="scenario id or glob, e.g. 'orca/*circle*' (repeatable; default: all non-slow)")
-    p.add_argument("--all", action="store_true", help="include the slow scenarios")
+    p.add_argument("--all", action="store_true", help="include the slow scenarios and every framed variant")
+    p.add_argument("--frames", action="store_true",
+                   help="include every framed variant (ID~FRAME, scenarios/frames.json), not only the default matrix's")
     p.add_argument("--no-vectors", action="store_true", help="skip the primitive-vector row")
     p.add_argument("--no-protocol", action="store_true",
                    help="skip the protocol row (runs of fewer steps, dumps, two runs in one process, hello, "
@@ -204,6 +206,9 @@ def _add_fuzz(sub) -> None:
     p.add_argument("--protocol", action="store_true",
                    help="also run the protocol row's scene checks on each scene that passes: runs of fewer "
                         "steps, dumps, two runs in one process (docs/fuzz.md)")
+    p.add_argument("--frames", action="store_true",
+                   help="run each scene that passed again in a frame of its own: rotated, translated, mirrored, "
+                        "its agents reordered (docs/fuzz.md)")
     p.add_argument("--jobs", metavar="N", type=positive_int, default=os.cpu_count() or 1,
                    help="worker processes computing the reference's hashes ahead; the run is the same as with "
                         "--jobs 1 (default: the number of CPUs, here %(default)s)")
@@ -295,11 +300,15 @@ def _add_goldens(sub) -> None:
     p = _command(gsub, "goldens regen")
     p.add_argument("ids", nargs="*", metavar="ID", help="scenario ids or globs, or vectors/FAMILY (default: every "
                                                         "non-slow scenario and every vector family)")
-    p.add_argument("--all", action="store_true", help="include the slow scenarios")
+    p.add_argument("--all", action="store_true", help="include the slow scenarios and every framed variant")
+    p.add_argument("--frames", action="store_true",
+                   help="include every framed variant (ID~FRAME, scenarios/frames.json), not only the default matrix's")
     p = _command(gsub, "goldens check")
     p.add_argument("ids", nargs="*", metavar="ID", help="scenario ids or globs (default: every non-slow scenario, "
                                                         "the vector files and the orphans)")
-    p.add_argument("--all", action="store_true", help="include the slow scenarios")
+    p.add_argument("--all", action="store_true", help="include the slow scenarios and every framed variant")
+    p.add_argument("--frames", action="store_true",
+                   help="include every framed variant (ID~FRAME, scenarios/frames.json), not only the default matrix's")
 
 
 def build_parser() -> Parser:

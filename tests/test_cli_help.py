@@ -119,7 +119,8 @@ def test_verbose_reaches_the_table(monkeypatch, capsys) -> None:
 def test_verbose_reaches_the_fuzz_run(monkeypatch) -> None:
     from conformance.selftest import fuzz_run
     seen = []
-    monkeypatch.setattr(fuzz_run, "fuzz_runners", lambda *args, verbose=False, protocol=False: seen.append(verbose))
+    monkeypatch.setattr(fuzz_run, "fuzz_runners",
+                        lambda *args, verbose=False, protocol=False, frames=False: seen.append(verbose))
     monkeypatch.setattr(fuzz_run, "fuzz_failed", lambda result, say: False)
     for flag in ([], ["-v"], ["--verbose"]):
         assert cli.main(["--suite", str(ROOT), "fuzz", "--runners", "reference", "--count", "1", *flag]) == 0

@@ -20,7 +20,7 @@ COMMITTED = coverage.coverage_path(ROOT)
 
 
 def test_the_committed_schema_coverage_is_fresh_and_has_no_open_boundary(repo_suite) -> None:
-    problems = coverage.check_committed(COMMITTED, repo_suite.select(None, True))
+    problems = coverage.check_committed(COMMITTED, repo_suite.files(True))
     assert not problems, "\n".join(problems)
 
 
@@ -39,11 +39,11 @@ def test_a_boundary_without_data_or_argument_fails(repo_suite, tmp_path: Path) -
     argued["argued"] = ""
     path = tmp_path / "schema-coverage.json"
     path.write_text(json.dumps(data), encoding="utf-8")
-    problems = coverage.check_committed(path, repo_suite.select(None, True))
+    problems = coverage.check_committed(path, repo_suite.files(True))
     assert any(f"{argued['field']} {argued['boundary']} " in p and "no scenario holds it" in p for p in problems)
     # every scene with a goal radius of 0 gone: its boundary is open, and the file is stale
-    others = [s for s in repo_suite.select(None, True) if all(a.goal_radius != 0 for a in s.scene.agents)]
-    assert len(others) < len(repo_suite.select(None, True))  # schema-zero-goal-radius at least
+    others = [s for s in repo_suite.files(True) if all(a.goal_radius != 0 for a in s.scene.agents)]
+    assert len(others) < len(repo_suite.files(True))  # schema-zero-goal-radius at least
     problems = coverage.check_committed(COMMITTED, others)
     assert any(p.startswith("agents[].goal_radius zero (0): no scenario holds it") for p in problems), problems
     assert any(p.startswith("agents[].goal_radius zero: the committed entry is not the live one") for p in problems)

@@ -126,6 +126,8 @@ class Scenario:
     scene: Scene = field(hash=False)
     source: str = ""
     clauses: tuple[str, ...] = ()  # the clauses this scene pins (contract/clauses.json), checked on load
+    frame: str = ""  # a framed variant's frame (contract/frames.py), empty for a scenario file's own scene
+    default: bool = True  # a framed variant: whether it runs in the default matrix (a file's scene: see slow)
 
     @property
     def fingerprint(self) -> str:
@@ -216,11 +218,8 @@ def _expand_agents(file: str, data: dict) -> list[AgentSpec]:
         goal_radius = float(prm["goal_radius"])
         kind, velocity, pairs = _group_pairs(file, gi, group, len(agents))
         for position, waypoints in pairs:
-            _check_coordinate(file, ["agents", gi, kind, "position"], position[0])
-            _check_coordinate(file, ["agents", gi, kind, "position"], position[1])
-            for w in waypoints:
-                _check_coordinate(file, ["agents", gi, kind, "waypoints"], w[0])
-                _check_coordinate(file, ["agents", gi, kind, "waypoints"], w[1])
+            for key, value in [("position", c) for c in position] + [("waypoints", c) for w in waypoints for c in w]:
+                _check_coordinate(file, ["agents", gi, kind, key], value)
             agents.append(AgentSpec(position, velocity, params, goal_radius, waypoints))
         if len(agents) > MAX_AGENTS:
             raise InputError(file, format_path(["agents", gi]), f"more than {MAX_AGENTS} agents in one scene")

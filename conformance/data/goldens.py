@@ -177,9 +177,10 @@ def run_reference(scenarios: list[Scenario], root: Path,
     return reference_goldens(scenarios, root, compute_golden, jobs)
 
 
-def regen_targets(suite: Suite, ids: list[str], include_slow: bool) -> tuple[list[Scenario], list[str] | None]:
+def regen_targets(suite: Suite, ids: list[str], include_slow: bool,
+                  include_frames: bool | None = None) -> tuple[list[Scenario], list[str] | None]:
     """What ``goldens regen IDS`` asks for: the scenarios named by id or glob (every non-slow one
-    when no id is given, none when only vector families are) and the families named as
+    and the default matrix's framed variants, ``include_frames``: every variant, when no id is given, none when only vector families are) and the families named as
     vectors/FAMILY (None: every family, when no id is given).  InputError for an unknown family."""
     families = [i[len("vectors/"):] for i in ids if i.startswith("vectors/")]
     unknown = [f for f in families if f not in vectors.FAMILY_BY_NAME]
@@ -189,7 +190,7 @@ def regen_targets(suite: Suite, ids: list[str], include_slow: bool) -> tuple[lis
         raise InputError("command line", "ids",
                          f"unknown vector family {unknown[0]!r}" + (hint or f"; known: {', '.join(names)}"))
     scenario_ids = [i for i in ids if not i.startswith("vectors/")]
-    scenarios = suite.select(scenario_ids, include_slow) if scenario_ids or not families else []
+    scenarios = suite.select(scenario_ids, include_slow, include_frames) if scenario_ids or not families else []
     return scenarios, (families if ids else None)
 
 
@@ -284,6 +285,8 @@ def check_goldens(suite: Suite, scenarios: list[Scenario], whole: bool, say: Cal
     started = time.perf_counter()
     everything = suite.scenarios()
     skipped = [s for s in everything if s.slow and s not in scenarios] if whole else []
+    chosen = {s.id for s in scenarios}
+    unframed = [s for s in everything if s.frame and s.id not in chosen] if whole else []
     problems = compared = 0
     for s, golden, seconds in run_reference(scenarios, suite.goldens_dir, jobs):
         status = golden_status(suite.goldens_dir, s)
@@ -306,11 +309,13 @@ def check_goldens(suite: Suite, scenarios: list[Scenario], whole: bool, say: Cal
             say(f"ok        vectors: {len(vectors.FAMILIES)} families")
         for s in skipped:
             say(f"SKIPPED   {s.id}: slow (add --all)")
+        if unframed:
+            say(f"SKIPPED   {len(unframed)} framed variants outside the default matrix (add --frames)")
         found = orphans(suite.goldens_dir, [s.id for s in everything])
         for orphan in found:
             say(f"ORPHAN    {orphan.relative_to(suite.root)}")
         problems += len(vector_problems) + len(found)
-    checked = Checked(len(scenarios), compared, problems, len(skipped), time.perf_counter() - started)
+    checked = Checked(len(scenarios), compared, problems, len(skipped) + len(unframed), time.perf_counter() - started)
     say(checked.summary())
     if compared == 0 and problems == 0:
         say("goldens check: nothing was compared")

@@ -252,7 +252,7 @@ def main(argv: list[str]) -> int:
     from .suite import Suite
 
     suite = Suite.locate()
-    scenarios = suite.select(None, True)
+    scenarios = suite.files(True)
     path = coverage_path(suite.root)
     if "--write" in argv:
         rows = write_committed(path, scenarios)

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from .. import shipped
 from ..errors import InputError, did_you_mean
+from ..contract import frames
 from ..contract.scenario import BrokenFile, Scenario, ScenarioFileErrors, SuiteLoad, load_each, presumed_id
 
 
@@ -64,8 +65,10 @@ class Suite:
                          f"package in {shipped.root()} (use --suite DIR)")
 
     def load(self) -> SuiteLoad:
-        """Every scenario file, loaded or broken; never raises for a broken file."""
-        return load_each(self.scenarios_dir)
+        """Every scenario file, loaded or broken, then every framed variant of the suite's
+        ``scenarios/frames.json`` (a broken frames file is one more broken file); never raises
+        for a broken file."""
+        return frames.with_frames(load_each(self.scenarios_dir), self.scenarios_dir / frames.FRAMES_FILE)
 
     def scenarios(self) -> list[Scenario]:
         """Every scenario that loads, sorted by id (a warning line for each broken file)."""
@@ -76,7 +79,7 @@ class Suite:
     def scenario(self, scenario_id: str) -> Scenario:
         """The scenario of one id; ``InputError`` if its file is broken or there is none."""
         loaded = self.load()
-        wanted = [b for b in loaded.broken if b.presumed_id == scenario_id]
+        wanted = [b for b in loaded.broken if b.presumed_id == frames.split_id(scenario_id)[0]]
         if wanted:
             raise ScenarioFileErrors([b.error for b in wanted])
         self._warn(loaded.broken)
@@ -99,35 +102,36 @@ class Suite:
         raise InputError("command line", "id", f"{given!r} is not a file below {self.scenarios_dir} "
                          "(give a scenario id, or the path of a file below the suite's scenarios/)")
 
-    def select(self, patterns: list[str] | None, include_slow: bool) -> list[Scenario]:
+    def select(self, patterns: list[str] | None, include_slow: bool,
+               include_frames: bool | None = None) -> list[Scenario]:
         """Scenarios whose id matches any glob pattern (all when none); slow ones only when
-        ``include_slow`` or when a pattern names them exactly.  A broken file that the
-        patterns match (any broken file, without patterns) raises ``ScenarioFileErrors``."""
+        ``include_slow``, framed variants outside the default matrix only when ``include_frames``
+        (default: ``include_slow``, so ``--all`` takes every variant), either when a pattern
+        names them exactly.  A broken file that the patterns match (any broken file, without
+        patterns) raises ``ScenarioFileErrors``; a framed id matches its scenario's file."""
+        if include_frames is None:
+            include_frames = include_slow
         loaded = self.load()
         if patterns:
-            wanted = [b for b in loaded.broken if _matches(b.presumed_id, patterns)]
+            wanted = [b for b in loaded.broken if _matches(b.presumed_id, patterns + [frames.split_id(p)[0] for p in patterns])]
         else:
             wanted = list(loaded.broken)
         if wanted:
             raise ScenarioFileErrors([b.error for b in wanted])
         self._warn(loaded.broken)
-        chosen = []
         everything = loaded.scenarios
-        for scenario in everything:
-            if patterns:
-                exact = scenario.id in patterns
-                if not exact and not any(fnmatch.fnmatchcase(scenario.id, p) for p in patterns):
-                    continue
-                if scenario.slow and not (include_slow or exact):
-                    continue
-            elif scenario.slow and not include_slow:
-                continue
-            chosen.append(scenario)
+        chosen = [s for s in everything if (not patterns or _matches(s.id, patterns))
+                  and (patterns and s.id in patterns or _by_default(s, include_slow, include_frames))]
         if patterns:
             for pattern in patterns:
                 if not any(fnmatch.fnmatchcase(s.id, pattern) for s in everything):
                     raise _no_match("scenarios", pattern, [s.id for s in everything])
         return chosen
+
+    def files(self, include_slow: bool) -> list[Scenario]:
+        """The scenario files' own scenes, no framed variant (slow ones with ``include_slow``):
+        what the self-tests (census, clauses, schema coverage, mutation, controls) read."""
+        return [s for s in self.select(None, include_slow, False) if not s.frame]
 
     def _warn(self, broken: tuple[BrokenFile, ...]) -> None:
         """One stderr line per broken file that the command goes on without (once each)."""
@@ -142,6 +146,13 @@ def _no_match(key_path: str, pattern: str, ids: list[str]) -> InputError:
     name is near the pattern's literal part), or where to see the ids when none is near."""
     hint = did_you_mean(pattern, ids) or " (see: orca-conformance check --list)"
     return InputError("command line", key_path, f"no scenario matches {pattern!r}{hint}")
+
+
+def _by_default(scenario: Scenario, include_slow: bool, include_frames: bool) -> bool:
+    """Whether a selection by glob, or of everything, takes ``scenario``."""
+    if scenario.frame:
+        return scenario.default or include_frames
+    return include_slow or not scenario.slow
 
 
 def _matches(scenario_id: str, patterns: list[str]) -> bool:

@@ -20,7 +20,7 @@ from . import census
 
 def check_census(suite: Suite, say: Callable[[str], None]) -> bool:
     """The committed census is fresh, complete, every site covered or argued; True when not."""
-    scenarios = suite.select(None, False)
+    scenarios = suite.files(False)
     problems = census.check_committed(census.census_path(suite.root), suite.goldens_dir / "vectors", scenarios)
     for problem in problems:
         say(problem)
@@ -30,7 +30,7 @@ def check_census(suite: Suite, say: Callable[[str], None]) -> bool:
 
 def take_census(suite: Suite, write: bool, say: Callable[[str], None]) -> bool:
     """Takes the census now; True when a site is neither covered nor argued."""
-    scenarios = suite.select(None, False)
+    scenarios = suite.files(False)
     path = census.census_path(suite.root)
     vector_folder = suite.goldens_dir / "vectors"
     sites = census.find_sites()

@@ -44,7 +44,7 @@ def spec_report(path: Path, scenarios: Callable[[], list], say: Callable[[str], 
 
 
 def clauses_report(suite: Suite, write: bool, listing: bool, say: Callable[[str], None]) -> bool:
-    scenarios, root = suite.select(None, True), suite.root
+    scenarios, root = suite.files(True), suite.root
     if listing:
         for clause in clause_map().clauses.values():
             say(f"{clause.id:<28} {clause.where():<26} {clause.says}")
@@ -70,7 +70,7 @@ def write_clause_page(folder: Path, suite: Suite, report_path: Path) -> Path:
         for clause_id in cell.get("clauses") or []:
             citing.setdefault(clause_id, []).append(f"{cell['row']} on {cell['runner']}")
     rows = []
-    for r in coverage(suite.select(None, True), suite.root):
+    for r in coverage(suite.files(True), suite.root):
         cells = ", ".join(citing.get(r.clause.id, [])) or "-"
         controls = ", ".join(r.caught + [f"{n} (vectors)" for n in r.vectors_only]) or "-"
         rows.append(f'<tr id="{escape(r.clause.id)}"><td><code>{escape(r.clause.id)}</code></td>'

@@ -61,7 +61,7 @@ def fuzz_controls(chosen: list[Control], suite: Suite, seed: int, count: int, ki
     """Each control on the committed scenarios, then on up to ``count`` fuzz scenes; True when
     fuzzing catches one that the committed scenarios miss (a scenario to add)."""
     say(f"{'control':<32} {'fixed':<12} fuzz (seed {seed}, up to {count} scenes each)")
-    rows = fuzz.fuzz_controls(chosen, suite.select(None, False), suite.goldens_dir, seed, count, kinds, shrink_to,
+    rows = fuzz.fuzz_controls(chosen, suite.files(False), suite.goldens_dir, seed, count, kinds, shrink_to,
                               on_result=lambda r: say(fuzz.format_control_fuzz(r)))
     gaps = [r for r in rows if r.points_at_scenario()]
     missed = [r.fixed.control.name for r in rows if r.fuzz is not None and r.caught is None

@@ -16,7 +16,11 @@ unchanged.  With ``protocol``, a scene that passed also gets the protocol row's 
 (``fuzz_cell.with_protocol``); a check that fails is a finding too (never shrunk: it has no
 step).  With ``jobs`` > 1, worker processes compute the reference's hashes ahead
 (``fuzz_expected.ReferencePool``); everything else stays here, in index order, so the run is the
-same as a serial one.  ``fuzz_controls`` runs every control under fuzz.
+same as a serial one.  With ``frames``, a scene that passed on every runner is run again in its
+frame (``fuzz_frames.scene_frame``: rotated, translated, mirrored, reordered; the expected hashes
+from the reference in this process), as one more scene (``FuzzResult.framed`` counts them); a
+framed finding shrinks through its base scene and keeps its frame (``fuzz_frames.shrink_framed``).
+``fuzz_controls`` runs every control under fuzz.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from ..judge.vector_failure import VectorFailure
 from ..errors import InputError
 from .fuzz_cell import compare, protocol_between, protocol_findings, with_protocol
 from .fuzz_expected import Expected, column_expected, expected_source, reference_hashes, scene_indices
+from .fuzz_frames import FramedScene, framed, scene_frame, shrink_framed
 from .fuzz_scenes import KINDS, FuzzScene, make_scene
 from ..judge.matrix import DIVERGED, ERROR, PASS, SKIPPED, Cell, MatrixResult, vector_cell
 from ..runners import resolve
@@ -95,6 +100,8 @@ class FuzzResult:
     kinds: tuple[str, ...]
     seed: int
     scenes: int = 0
+    framed: int = 0
+    """Framed scenes run besides the ``scenes`` (``frames``), each once a scene passed."""
     rejected: int = 0
     passed: dict[str, int] = field(default_factory=dict)
     compared: dict[str, int] = field(default_factory=dict)
@@ -121,7 +128,7 @@ class FuzzResult:
                     cell = Cell(row, runner, ERROR, reason=self.broken[runner], compared=self.compared.get(runner, 0))
                 elif row == SUMMARY_ROW:
                     cell = Cell(row, runner, PASS, compared=self.compared.get(runner, 0),
-                                reason=f"{self.passed.get(runner, 0)} of {self.scenes} scenes passed "
+                                reason=f"{self.passed.get(runner, 0)} of {self.scenes + self.framed} scenes passed "
                                        f"(seed {self.seed}, suite {__version__}, expected from {self.expected})")
                 else:
                     cell = failed.get((row, runner)) or Cell(row, runner, PASS)
@@ -133,13 +140,14 @@ def run_fuzz(runners: list[str | Runner], seed: int, count: int | None, seconds:
              kinds: tuple[str, ...], expected: Expected, vector_folder: Path, shrink_to: Path | None = None,
              on_cell: Callable[[Finding], None] | None = None, on_scene: Callable[[FuzzScene], None] | None = None,
              shrink_seconds: float = 60.0, id_suffix: str = "", stop_at_divergence: bool = False,
-             with_vectors: bool = True, protocol: bool = False, jobs: int = 1) -> FuzzResult:
+             with_vectors: bool = True, protocol: bool = False, jobs: int = 1, frames: bool = False) -> FuzzResult:
     """The fuzz loop of the module doc; never raises for a misbehaving runner.  With
     ``stop_at_divergence`` it ends at the first DIVERGED cell (the controls: caught or not);
     ``with_vectors`` False leaves the first failing primitive out (a port without vectors);
     ``protocol`` adds the protocol row's scene checks to every scene that passes (``with_protocol``);
     ``jobs`` > 1 computes the reference's hashes ahead in that many worker processes
-    (``fuzz_expected.ReferencePool``: the same run, faster)."""
+    (``fuzz_expected.ReferencePool``: the same run, faster); ``frames`` runs each scene that passed
+    again in its frame."""
     started = time.perf_counter()
     if count is None and seconds is None:
         count = DEFAULT_COUNT
@@ -152,7 +160,7 @@ def run_fuzz(runners: list[str | Runner], seed: int, count: int | None, seconds:
         live = _start_runners(ids, runners, result)
         judge = _SceneJudge(result, live, _vector_failures(vector_folder, with_vectors), on_cell,
                             protocol_between() if protocol else None,
-                            shrink_to, shrink_seconds, id_suffix)
+                            shrink_to, shrink_seconds, id_suffix, frames)
         for index in scene_indices(kinds):
             if _done(result, live, count, seconds, started, stop_at_divergence):
                 break
@@ -165,6 +173,7 @@ def run_fuzz(runners: list[str | Runner], seed: int, count: int | None, seconds:
                 continue
             result.scenes += 1
             judge.scene(fs, hashes)
+            judge.in_frame(fs)
     finally:
         source.close()
         for runner in live:
@@ -185,6 +194,7 @@ class _SceneJudge:
     shrink_to: Path | None
     shrink_seconds: float
     id_suffix: str
+    frames: bool = False
     reference: Runner = field(default_factory=ReferenceRunner)
     protocol: Callable[[Runner], Callable[[], ProtocolFinding | None]] = field(default_factory=protocol_findings)
     errors_in_a_row: dict[str, int] = field(default_factory=dict)
@@ -208,6 +218,18 @@ class _SceneJudge:
             result.findings.append(finding)
             if self.on_cell is not None:
                 self.on_cell(finding)
+
+    def in_frame(self, fs: FuzzScene) -> None:
+        """With ``frames``, ``fs`` once more in its frame, when it passed on every runner."""
+        if not self.frames or not self.live or any(f.scene is fs for f in self.result.findings):
+            return
+        moved = framed(fs, scene_frame(fs.seed, fs.index, fs.scene))
+        hashes = reference_hashes(moved.scene)
+        if hashes is None:
+            self.result.rejected += 1
+            return
+        self.result.framed += 1
+        self.scene(moved, hashes)
 
 
 def _start_runners(ids: list[str], runners: list[str | Runner], result: FuzzResult) -> list[Runner]:
@@ -271,16 +293,22 @@ def _count_errors(runner: Runner, cell: Cell, errors_in_a_row: dict[str, int], l
 
 def _shrink_finding(finding: Finding, runner: Runner, folder: Path, budget: float, id_suffix: str) -> None:
     fs, cell = finding.scene, finding.cell
-    finding.shrunk = shrink(fs.scene, cell.step or 0, divergence_oracle(runner), budget)
+    frame_note = ""
+    if isinstance(fs, FramedScene):
+        finding.shrunk, without = shrink_framed(fs, cell.step or 0, divergence_oracle(runner), budget)
+        frame_note = f" Frame {fs.frame.name}, kept: the base scene " + ("fails without it too." if without else
+                                                                        "passes without it.")
+    else:
+        finding.shrunk = shrink(fs.scene, cell.step or 0, divergence_oracle(runner), budget)
     small = finding.shrunk.scene
     try:
         diagnosis = diagnose(small, finding.shrunk.step, runner, ReferenceRunner()).summary()
     except RunnerError as err:
         diagnosis = f"(diagnosis failed: {err.reason})"
-    scenario_id = fs.id + id_suffix
+    scenario_id = fs.id.replace("~", "-") + id_suffix  # a file's id names no frame: its scene is the framed one
     header = [f"Found by orca-conformance fuzz (suite {__version__}, seed {fs.seed}, index {fs.index}, kind {fs.kind})",
               f"and shrunk from {len(fs.scene.agents)} agents, {len(fs.scene.segments)} segments, "
-              f"{fs.scene.steps} steps.",
+              f"{fs.scene.steps} steps.{frame_note}",
               f"Runner {runner.id} diverges: {diagnosis}"]
     description = (f"Shrunk fuzz scene ({fs.kind}): {finding.shrunk.size()}; "
                    f"{runner.id} diverged at step {finding.shrunk.step}.")[:200]
@@ -303,7 +331,9 @@ def summary_line(result: FuzzResult) -> str:
     per_minute = 60.0 * result.scenes / result.seconds if result.seconds else 0.0
     live = [r for r in result.runners if r not in result.skipped and r not in result.broken]
     workers = f", the reference in {result.workers} processes" if result.workers else ""
-    return (f"fuzz: {result.scenes} scenes (seed {result.seed}, kinds {','.join(result.kinds)}) x {len(live)} runners, "
+    framed_note = f" and {result.framed} framed" if result.framed else ""
+    return (f"fuzz: {result.scenes} scenes{framed_note} (seed {result.seed}, kinds {','.join(result.kinds)}) "
+            f"x {len(live)} runners, "
             f"expected hashes from {result.expected}: {sum(result.passed.values())} passed, {diverged} diverged, "
             f"{errors} errors, {len(result.skipped)} runners skipped, {len(result.broken)} broken, "
             f"{result.rejected} scenes rejected by the "

@@ -5,7 +5,8 @@ that must pass the whole committed suite in this run), then runs the seeded scen
 runners (one progress bar), saying one line per finding as it comes, one per runner skipped
 or broken, and the summary line; it returns the ``FuzzResult``.  ``protocol`` adds the protocol
 row's scene checks to each scene (``fuzz --protocol``); ``jobs`` worker processes compute the
-reference's hashes ahead (``fuzz --jobs``: the same run as a serial one, see ``fuzz_expected``).
+reference's hashes ahead (``fuzz --jobs``: the same run as a serial one, see ``fuzz_expected``);
+``frames`` runs each scene that passed again in its frame (``fuzz --frames``, ``fuzz_frames``).
 ``fuzz_failed`` says why when nothing was compared, and is True then, or when there is a finding
 or a broken runner.
 """
@@ -24,7 +25,7 @@ from . import fuzz
 def fuzz_runners(suite: Suite, runner_ids: list[str], seed: int, count: int | None, seconds: float | None,
                  kinds: tuple[str, ...], expected_id: str, shrink_to: Path | None,
                  say: Callable[[str], None], jobs: int = 1, *, verbose: bool = False,
-                 protocol: bool = False) -> fuzz.FuzzResult:
+                 protocol: bool = False, frames: bool = False) -> fuzz.FuzzResult:
     expected = fuzz.Expected()
     if expected_id != "reference":
         say(f"fuzz: checking that {expected_id} is identical to the reference on the committed suite ...")
@@ -33,7 +34,8 @@ def fuzz_runners(suite: Suite, runner_ids: list[str], seed: int, count: int | No
     with Progress(count or 0, "fuzz") as bar:
         result = fuzz.run_fuzz(runner_ids, seed, count, seconds, kinds, expected, suite.goldens_dir / "vectors",
                                shrink_to, on_cell=lambda f: say(fuzz.format_finding(f, verbose)),
-                               on_scene=lambda s: bar.advance(1, label=s.id), protocol=protocol, jobs=jobs)
+                               on_scene=lambda s: bar.advance(1, label=s.id), protocol=protocol, jobs=jobs,
+                               frames=frames)
     for runner_id, reason in result.skipped.items():
         say(f"SKIPPED  {runner_id}: {reason}")
     for runner_id, reason in result.broken.items():

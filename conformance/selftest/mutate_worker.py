@@ -106,7 +106,7 @@ def verdict(tree: Path, root: Path, *, sanitizer: str | None = None,
     except (RunnerError, BuildFailed) as err:
         return {"status": "build-failed", "detail": str(err)[-300:]}
     suite = Suite(root)
-    paths = run_paths(by_cost(suite.select(None, False)), sanitizer)
+    paths = run_paths(by_cost(suite.files(False)), sanitizer)
     # a data race shows only in the threaded path: under TSan it runs first, its report soonest
     first, rest = [p for p in paths if p[0] == THREADED_PATH[0]], [p for p in paths if p[0] != THREADED_PATH[0]]
     killed = _paths_kill(runner, suite, first, say)
@@ -168,7 +168,7 @@ def evidence(tree: Path, cases_file: Path, root: Path) -> dict:
         compared += len(run.cases)
         differ += len(run.bad)
     suite = Suite(root)
-    slow = [s for s in suite.select(None, True) if s.slow]
+    slow = [s for s in suite.files(True) if s.slow]
     for scenario in slow:
         golden = read_golden(golden_path(suite.goldens_dir, scenario.id))
         if not compare_hashes(runner.hashes(scenario.scene), golden.hashes).passed:

@@ -47,7 +47,7 @@ def verdict(tree: Path, root: Path, sanitizer: str | None = None) -> dict:
         return {"status": BUILD_FAILED, "detail": str(err)[-300:]}
     suite = Suite(root)
     reference = ReferenceRunner()
-    scenarios = by_cost(suite.select(None, False))
+    scenarios = by_cost(suite.files(False))
     unusable = [s.id for s in scenarios if golden_status(suite.goldens_dir, s).kind != GOLDEN_OK]
     if unusable:  # a suite without its goldens judges nothing: never a kill
         return {"status": NO_VERDICT, "detail": f"no usable golden for {', '.join(unusable)}"}

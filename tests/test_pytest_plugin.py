@@ -18,7 +18,7 @@ pytest_plugins = ["pytester"]
 CACHE = cache_root()
 """Taken before pytester points HOME at its temporary folder, so the C builds stay cached."""
 
-HEAD_ON = ["--orca-suite=" + str(ROOT), "--orca-scenarios", "orca/head-on*"]
+HEAD_ON = ["--orca-suite=" + str(ROOT), "--orca-scenarios", "orca/head-on-exact", "--orca-scenarios", "orca/head-on-perturbed"]
 
 FAKE_RUNNERS = '''
 import math

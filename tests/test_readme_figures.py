@@ -52,10 +52,40 @@ def test_the_example_table_and_column_lines_are_the_default_columns() -> None:
     assert f"({len(DEFAULT_COLUMNS) + len(TARGETS) + 1} columns)" in job
 
 
-def test_timings_say_when_and_on_what_machine() -> None:
+FIGURE = re.compile(r"^(\d+(\.\d+)?( to \d+(\.\d+)?)? s|-)$")
+"""A cell of the figures table: seconds (one figure, or a range), or '-' where it does not apply."""
+
+
+def _table_after(text: str, marker: str) -> list[str]:
+    """The rows of the first Markdown table after ``marker``."""
+    rows: list[str] = []
+    for line in text[text.index(marker):].splitlines()[1:]:
+        if line.startswith("|"):
+            rows.append(line.strip())
+        elif rows:
+            break
+    return rows
+
+
+def test_the_readmes_figures_are_those_of_docs_results_with_date_and_machine() -> None:
+    """The README's times are one table, the same as docs/results.md's, whose header names the
+    date and the machine; each cell is seconds or '-'."""
+    readme = _table_after(README.read_text(encoding="utf-8"), "### How long it takes")
+    results = _table_after((ROOT / "docs" / "results.md").read_text(encoding="utf-8"), "## The README's figures")
+    assert len(readme) >= 6 and readme == results, "the README's figures are not docs/results.md's"
+    assert re.search(r"\d{4}-\d{2}-\d{2}", readme[0]) and re.search(r"\d+-core", readme[0]), readme[0]
+    for row in readme[2:]:
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        assert all(FIGURE.match(cell) for cell in cells[1:]), row
+
+
+def test_the_main_jobs_prose_quotes_no_time_of_its_own() -> None:
+    """Outside its example output (a dated run) and the figures table, the main job's text gives no
+    time: a figure lives in the table, with its date and machine, or nowhere."""
     job = _main_job()
-    assert re.search(r"measured on \d{4}-\d{2}-\d{2}", job), "a timing without its date"
-    assert re.search(r"\d+-core", job), "a timing without its machine"
+    prose = re.sub(r"```.*?```", "", job, flags=re.S)
+    prose = "\n".join(line for line in prose.splitlines() if not line.startswith("|"))
+    assert not re.findall(r"\b\d+(?:\.\d+)? (?:s|seconds|minutes)\b", prose)
 
 
 def test_ci_runs_the_readme_commands() -> None:

@@ -185,7 +185,7 @@ class Outcome:
 def _verdict_path(mutant: Mutant, root: Path, sanitizer: str | None = None) -> Path:
     from ..reports.report import goldens_digest
     tail = f"\0{sanitizer}" if sanitizer else ""  # the plain verdicts keep their keys
-    key = hashlib.sha256(f"{mutant.id}\0{sources_digest()}\0{goldens_digest(root / 'goldens')}{tail}".encode())
+    key = hashlib.sha256(f"{mutant.id}\0{sources_digest()}\0{goldens_digest(root / 'goldens', framed=False)}{tail}".encode())
     return cache_root() / "mutant-verdicts" / f"{key.hexdigest()[:24]}.json"
 
 

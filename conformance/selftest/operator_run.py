@@ -71,9 +71,10 @@ def select_variants(patterns: list[str] | None, sample: int | None, seed: int,
 
 
 def run_digest(root: Path) -> str:
-    """What the verdicts depend on: the operator files, the C sources and the goldens."""
+    """What the verdicts depend on: the operator files, the C sources and the goldens of the
+    scenario files' own scenes and the vectors (the run never reads a framed variant)."""
     from ..reports.report import goldens_digest
-    text = f"{operators_digest()}\0{sources_digest()}\0{goldens_digest(root / 'goldens')}"
+    text = f"{operators_digest()}\0{sources_digest()}\0{goldens_digest(root / 'goldens', framed=False)}"
     return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -92,7 +93,7 @@ def _data_digest(root: Path, killed_by: str = "") -> str:
     golden: a scene kill stays a kill when other scenarios or vectors are added."""
     if not killed_by.startswith("scenario:"):
         from ..reports.report import goldens_digest
-        return goldens_digest(root / "goldens")
+        return goldens_digest(root / "goldens", framed=False)  # the run reads the files' own scenes
     scenario = killed_by.split(":", 1)[1]
     digest = hashlib.sha256()
     for path in (root / "scenarios" / f"{scenario}.yaml", root / "goldens" / f"{scenario}.json"):

@@ -82,8 +82,10 @@ def _level_candidates() -> Iterator[list]:
         for p1x, p1y in nudged(vx - level * n1x, vy - level * n1y, 4):
             yield [[(p0x, p0y, n0x, n0y), (p1x, p1y, n1x, n1y)], 0, 2.0, 0]
         # line 1 well below the level (v moves, the level is updated), then line 2 at the new level
-        first = [(p0x, p0y, n0x, n0y), (vx - (level + 0.5) * n1x, vy - (level + 0.5) * n1y, n1x, n1y)]
+        first = [(p0x, p0y, n0x, n0y), (vx - (level - 0.5) * n1x, vy - (level - 0.5) * n1y, n1x, n1y)]
         wx, wy = fallback.relax(first, 0, 2.0, 0)
+        if (wx, wy) == fallback.relax(first[:1], 0, 2.0, 0):
+            continue  # line 1's program failed: the level was not updated
         level1 = (wx - first[1][0]) * n1x + (wy - first[1][1]) * n1y
         n2x, n2y = unit(k + 2.5)
         for p2x, p2y in nudged(wx - level1 * n2x, wy - level1 * n2y, 4):
@@ -91,17 +93,20 @@ def _level_candidates() -> Iterator[list]:
 
 
 def _level_differs(args: list, reading: str) -> bool:
-    """Whether the last line's test g_j(v) >= level goes the other way with g_j (``sd-``) or the
-    level (``level-``) fused, v and the level being the text's up to the last line."""
+    """Whether the last line's test g_j(v) >= level goes the other way with g_j (``sd-``), the
+    first level (``level-``, two lines) or the level updated after line 1 (``update-``, three
+    lines) fused, v and the level being the text's up to the last line."""
     lines = args[0]
     vx, vy = fallback.relax(lines[:-1], 0, 2.0, 0)
     prev = lines[-2] if len(lines) > 2 else lines[0]
     px, py, nx, ny = lines[-1]
     qx, qy, mx, my = prev
     which, how = reading.split("-")
+    if which in ("level", "update") and (which == "update") != (len(lines) > 2):
+        return False  # the first level (two lines) or the level updated after line 1 (three lines)
     level_text = _dot(vx - qx, vy - qy, mx, my, "text")
     sd_text = _dot(vx - px, vy - py, nx, ny, "text")
-    level = _dot(vx - qx, vy - qy, mx, my, how) if which == "level" else level_text
+    level = _dot(vx - qx, vy - qy, mx, my, how) if which in ("level", "update") else level_text
     sd = _dot(vx - px, vy - py, nx, ny, how) if which == "sd" else sd_text
     if (sd >= level) == (sd_text >= level_text):
         return False
@@ -295,7 +300,8 @@ MORE_TARGETS: tuple[Target, ...] = (
     Target("solve_direction", "solver.linear_program.solve_direction: (vx - px) * nx + (vy - py) * ny >= 0.0",
            "lp.direction", ("first", "second"), _direction_candidates, _start_differs),
     Target("relax", "solver.fallback.maximize_smallest_distance: g_j(v) >= level", "fallback.skip",
-           ("level-first", "level-second", "sd-first", "sd-second"), _level_candidates, _level_differs),
+           ("level-first", "level-second", "update-first", "update-second", "sd-first", "sd-second"),
+           _level_candidates, _level_differs),
     Target("support_distance", "solver.obstacle.support_distance: not (na + r <= tol_a and nb + r <= tol_b)",
            "support.domain-test", ("dot-first", "dot-second", "tol-first", "tol-second"), _domain_candidates,
            _domain_differs),

@@ -8,15 +8,17 @@ inputs), segments and radii an ulp either side of touching (points on the radius
 short boundary stretches with clearances down to minus the corner margin, neighbour counts on
 either side of the cap, and every candidate of the off-axis search (data/offaxis_search.py:
 decisions within ulps of their boundary).  The list is fixed (no randomness), so a search
-result names exactly what it covered; ``with_results`` evaluates the reference on each and drops
+result names exactly what it covered (``generator_digest()``); ``with_results`` evaluates the reference on each and drops
 the inputs it refuses (a Python division by zero, where C would give an infinity).
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import math
 
+from .. import shipped
 from ..data import vectors
 from ..data.offaxis_search import TARGETS
 from ..data.offaxis_targets import MORE_TARGETS
@@ -134,3 +136,14 @@ def with_results(cases: dict[str, list[list]]) -> dict[str, list[dict]]:
                 continue
         out[name] = kept
     return out
+
+
+def generator_digest() -> str:
+    """SHA-256 of what the band cases are made of: their generators and the reference."""
+    package = shipped.PACKAGE
+    digest = hashlib.sha256()
+    paths = [package / "selftest" / "band_cases.py", *(package / "data").glob("offaxis_*.py"),
+             package / "contract" / "fused.py", *(package / "solver").glob("*.py")]
+    for path in sorted(paths):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()

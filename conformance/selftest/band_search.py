@@ -15,7 +15,6 @@ search that separated nothing (operator_review.Reviewed.status).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import subprocess
@@ -25,8 +24,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable
 
-from .. import shipped
 from ..runners.build import cache_root
+from .band_cases import generator_digest
 from .mutate import sources_digest
 
 
@@ -45,17 +44,6 @@ class SearchResult:
         """The ``search`` object of a reviewed entry (with the sources and generator searched)."""
         return {**{k: v for k, v in asdict(self).items() if v is not None}, "sources": sources_digest()[:16],
                 "generator": generator_digest()[:16]}
-
-
-def generator_digest() -> str:
-    """SHA-256 of what the band cases are made of: their generators and the reference."""
-    package = shipped.PACKAGE
-    digest = hashlib.sha256()
-    paths = [package / "selftest" / "band_cases.py", *(package / "data").glob("offaxis_*.py"),
-             package / "contract" / "fused.py", *(package / "solver").glob("*.py")]
-    for path in sorted(paths):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
 
 
 def cases_file() -> Path:

@@ -40,7 +40,7 @@ class Reviewed:
 
     def searched(self) -> bool:
         """A band search of the current sources and generator that separated nothing."""
-        from .band_search import generator_digest
+        from .band_cases import generator_digest
         s = self.search
         return (s is not None and s["cases"] > 0 and s["differ"] == 0 and s["sources"] == sources_digest()[:16]
                 and s["generator"] == generator_digest()[:16])

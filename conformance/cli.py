@@ -256,6 +256,9 @@ def cmd_operators(args: argparse.Namespace) -> int:
     if args.evidence:
         from .selftest.operator_review import refresh_evidence
         return _exit(refresh_evidence(suite.root, args.jobs, _print) > 0)
+    if args.search:
+        from .selftest.band_search import refresh_search
+        return _exit(refresh_search(suite.root, args.jobs, _print) > 0)
     patterns = [p for group in args.only for p in group.split(",") if p] if args.only else None
     if args.list:
         for v in operator_run.select_variants(patterns, args.sample, args.seed):

@@ -272,6 +272,10 @@ def _add_operators(sub) -> None:
     p.add_argument("--evidence", action="store_true",
                    help="run the reviewed survivors (docs/operators/equivalent.json) on fresh random primitive "
                         "inputs and the slow scenarios, and record the result there")
+    p.add_argument("--search", action="store_true",
+                   help="run the reviewed survivors without a proof on the band search (zeros of both signs, "
+                        "subnormals, values an ulp apart, points on the radius, off-axis geometry) and record it "
+                        "there: what makes them equivalent")
     p.add_argument("--list", action="store_true", help="print every variant's id and diff and stop")
     p.add_argument("--sanitize", choices=("address", "thread"), help="build the variants with this sanitizer")
 

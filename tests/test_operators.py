@@ -21,7 +21,7 @@ from conformance.selftest.operators import OPERATORS_DIR, find_variants, functio
 from conftest import ROOT
 
 CLASSES = {"roots-for-squares", "squares-for-roots", "float32", "library-minmax", "tolerance", "arithmetic",
-           "sort-keys", "off-by-one", "added-guards"}
+           "sort-keys", "off-by-one", "added-guards", "fused"}
 
 
 def _report() -> dict:

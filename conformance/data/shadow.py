@@ -42,7 +42,7 @@ INSTRUMENTED = ("solver.vector", "solver.halfplane", "solver.obstacle", "solver.
 SHARED = ("errors", "jsonfile", "contract.float_bits", "contract.schema_files", "contract.generators",
           "contract.strict_yaml", "contract.expectations", "contract.scenario", "contract.state_hash",
           "data.vector_edges", "data.vector_lattice", "data.vector_neighbors", "data.vector_boundaries",
-          "data.vector_random", "data.vector_bands", "data.vector_operators")
+          "data.vector_random", "data.vector_bands", "data.vector_operators", "data.vector_offaxis")
 """Modules the shadow shares with the real package (no decision of the contract in them)."""
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ..contract import driver, schema_files
-from . import vector_bands, vector_boundaries, vector_edges, vector_operators, vector_random
+from . import vector_bands, vector_boundaries, vector_edges, vector_offaxis, vector_operators, vector_random
 from ..errors import InputError, cannot_read, did_you_mean
 from ..contract.float_bits import hexd, unhexd
 from ..solver import constraint, fallback, linear_program, neighbors, obstacle
@@ -210,7 +210,7 @@ def raw_cases(name: str, seed: int | None = None) -> list[list]:
     rng = random.Random(tag)
     cases = _MAKERS[name](name, rng)
     return (cases + vector_edges.cases(name, rng) + vector_boundaries.cases(name) + vector_bands.cases(name)
-            + vector_operators.cases(name))
+            + vector_operators.cases(name) + vector_offaxis.cases(name))
 
 
 def generate(name: str, seed: int | None = None) -> list[dict]:

@@ -43,8 +43,10 @@ def _markdown(judged: list[Judged], operators: list[Operator], seconds: float) -
              f"{sum(j.seconds for j in judged) / 60:.0f} minutes of worker time ({seconds / 60:.1f} minutes of wall "
              "time this run, cached verdicts included). Made by `orca-conformance operators --write`.", "",
              "Statuses: **scene** a scene killed it and the red cell names a cause its class declares; **vectors** only "
-             "the vectors did; **equivalent** / **proved** reviewed in docs/operators/equivalent.json with evidence or a "
-             "solver's proof; **miscaused** a scene killed it but the cell blamed another cause; **gap** nothing did.",
+             "the vectors did; **searched** / **proved** reviewed in docs/operators/equivalent.json with a band search "
+             "aimed at it that separated nothing (zeros of both signs, subnormals, values an ulp apart, points on the "
+             "radius, off-axis degenerate geometry; `operators --search`) or a solver's proof (random evidence alone "
+             "no longer counts); **miscaused** a scene killed it but the cell blamed another cause; **gap** nothing did.",
              "", *_table(judged, operators), "",
              f"Of the {total[SCENE]} scene kills, {sum(j.named == 'class' for j in judged)} cells name the operator's "
              f"class (\"a value rounded to float32\", \"roots compared instead of squares at ...\", a decision read "
@@ -56,7 +58,7 @@ def _markdown(judged: list[Judged], operators: list[Operator], seconds: float) -
             by_killer[j.killed_by] = by_killer.get(j.killed_by, 0) + 1
     lines += ["## What kills them in a scene", "", "| scene | variants |", "|---|---|"]
     lines += [f"| `{k}` | {n} |" for k, n in sorted(by_killer.items(), key=lambda kv: (-kv[1], kv[0]))]
-    for status, title in ((VECTORS, "Killed by the vectors only"), ("equivalent", "Equivalent (evidence)"),
+    for status, title in ((VECTORS, "Killed by the vectors only"), ("searched", "Equivalent (band search found nothing)"),
                           ("proved", "Equivalent (proved by the solver)"), *((s, s.capitalize()) for s in FAILING)):
         chosen = [j for j in judged if j.status == status]
         if not chosen:

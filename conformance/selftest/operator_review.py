@@ -3,10 +3,13 @@
 Contract: ``load_reviewed(root)`` reads the list (valid against
 ``operator-equivalent.schema.json``; InputError naming the file, key path and reason otherwise;
 empty when there is none).  An entry's ``status()`` is ``proved`` when it carries a solver's
-unsat proof, ``equivalent`` when its evidence (the variant on fresh random primitive inputs and
-the slow scenarios, the mutation run's standard) was taken on the current C sources with no
-difference, and ``gap`` otherwise.  ``refresh_evidence`` gathers what is missing or stale, in
-parallel, writing each result as soon as it is in.
+unsat proof, ``searched`` when the band search aimed at it (selftest/band_search.py: zeros of
+both signs, subnormals, values an ulp apart, points on the radius, the off-axis candidates) ran
+on the current C sources and generator and separated nothing, and ``gap`` otherwise: random
+evidence (the variant on fresh random primitive inputs and the slow scenarios, the mutation
+run's standard) is kept as a record but no longer makes a variant equivalent.
+``refresh_evidence`` gathers that evidence when missing or stale, in parallel, writing each
+result as soon as it is in.
 """
 
 from __future__ import annotations
@@ -32,6 +35,15 @@ class Reviewed:
     reason: str
     evidence: dict | None = None
     proof: dict | None = None
+    search: dict | None = None
+    """The band search's record (band_search.SearchResult.to_record)."""
+
+    def searched(self) -> bool:
+        """A band search of the current sources and generator that separated nothing."""
+        from .band_cases import generator_digest
+        s = self.search
+        return (s is not None and s["cases"] > 0 and s["differ"] == 0 and s["sources"] == sources_digest()[:16]
+                and s["generator"] == generator_digest()[:16])
 
     def holds(self) -> bool:
         ev = self.evidence
@@ -40,7 +52,7 @@ class Reviewed:
     def status(self) -> str:
         if self.proof is not None:
             return "proved"
-        return "equivalent" if self.holds() else "gap"
+        return "searched" if self.searched() else "gap"
 
     def to_json(self) -> dict:
         out = {"id": self.id, "reason": self.reason}
@@ -48,6 +60,8 @@ class Reviewed:
             out["evidence"] = self.evidence
         if self.proof is not None:
             out["proof"] = self.proof
+        if self.search is not None:
+            out["search"] = self.search
         return out
 
 
@@ -56,7 +70,7 @@ def load_reviewed(root: Path) -> dict[str, Reviewed]:
     if not path.exists():
         return {}
     data = schema_files.read_valid(path, "operator-equivalent")
-    return {e["id"]: Reviewed(e["id"], e["reason"], e.get("evidence"), e.get("proof")) for e in data["equivalent"]}
+    return {e["id"]: Reviewed(e["id"], e["reason"], e.get("evidence"), e.get("proof"), e.get("search")) for e in data["equivalent"]}
 
 
 def save_reviewed(root: Path, entries: dict[str, Reviewed]) -> None:
@@ -64,8 +78,10 @@ def save_reviewed(root: Path, entries: dict[str, Reviewed]) -> None:
     path = root / REVIEWED
     comment = ("Reviewed survivors of the operator run (docs/boundaries.md, 'Rewrite operators'): each gives the "
                "reference's bits; evidence is the variant on fresh random primitive inputs and the slow scenarios "
-               "(orca-conformance operators --evidence), taken on the C sources named by 'sources'; a proof is a "
-               "bit-precise solver query with no model.")
+               "(orca-conformance operators --evidence), taken on the C sources named by 'sources', is a record only; "
+               "a variant counts as equivalent with a proof (a bit-precise solver query with no model) or a band "
+               "search that separated nothing (orca-conformance operators --search: cases aimed at the bands "
+               "random inputs miss, selftest/band_cases.py).")
     write_json_atomic(path, {"comment": comment, "equivalent": [entries[k].to_json() for k in sorted(entries)]})
 
 
@@ -104,7 +120,7 @@ def refresh_evidence(root: Path, jobs: int | None, say: Callable[[str], None]) -
 
     with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
         for i, ev in zip(todo, pool.map(one, todo)):
-            entries[i] = Reviewed(i, entries[i].reason, ev, None)
+            entries[i] = Reviewed(i, entries[i].reason, ev, None, entries[i].search)
             save_reviewed(root, entries)
             if ev["differ"]:
                 bad += 1

@@ -34,10 +34,10 @@ from ..runners.build import cache_root
 from .mutate import KILLED, sources_digest, worker_verdict
 from .operators import Operator, Variant, find_variants, load_operators, operators_digest, variant_tree
 
-SCENE, MISCAUSED, VECTORS, EQUIVALENT, PROVED, GAP = "scene", "miscaused", "vectors", "equivalent", "proved", "gap"
+SCENE, MISCAUSED, VECTORS, SEARCHED, PROVED, GAP = "scene", "miscaused", "vectors", "searched", "proved", "gap"
 BUILD_FAILED, TIMEOUT, NO_VERDICT = "build-failed", "timeout", "no-verdict"
 FAILING = (GAP, MISCAUSED, BUILD_FAILED, TIMEOUT, NO_VERDICT)
-STATUSES = (SCENE, VECTORS, EQUIVALENT, PROVED, MISCAUSED, GAP, BUILD_FAILED, TIMEOUT, NO_VERDICT)
+STATUSES = (SCENE, VECTORS, SEARCHED, PROVED, MISCAUSED, GAP, BUILD_FAILED, TIMEOUT, NO_VERDICT)
 
 
 @dataclass

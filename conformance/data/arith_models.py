@@ -113,7 +113,7 @@ class _Arith:
 
     def _x87(self, a, b, op) -> Fraction | float:
         """An x87 operation: exact, then rounded to a 64-bit significand; IEEE specials as doubles."""
-        fa, fb = float(a), float(b)
+        fa, fb = _double(a), _double(b)  # an extended value past the double range is an infinity here
         if not (math.isfinite(fa) and math.isfinite(fb)) or (op == "/" and b == 0):
             return op_double(fa, fb, op)
         exact = {"+": Fraction(a) + Fraction(b), "-": Fraction(a) - Fraction(b),
@@ -144,13 +144,14 @@ class _Arith:
 
     def fused(self, a, b, c, negate_product: bool, negate_c: bool):
         """``(±a*b) + (±c)`` rounded once (the fma models; the others never see it)."""
-        x = -float(a) if negate_product else float(a)
-        return fma(x, float(b), -float(c) if negate_c else float(c))
+        x = -_double(a) if negate_product else _double(a)
+        return fma(x, _double(b), -_double(c) if negate_c else _double(c))
 
     def sqrt(self, a):
         if self.model == "x87" and isinstance(a, Fraction):
             return round_extended_sqrt(a)
-        return self._result(math.sqrt(self._in(float(a))))
+        value = self._in(_double(a))
+        return self._result(math.sqrt(value) if value >= 0 else math.nan)
 
     def store(self, value):
         """A value as stored in a double: the x87 model's second rounding; tuples element-wise."""
@@ -159,6 +160,12 @@ class _Arith:
         if isinstance(value, Fraction):
             return round_to_double(value)
         return value
+
+
+def _double(value) -> float:
+    """A float as it is; an extended (Fraction) value rounded once to a double (an infinity past
+    the range)."""
+    return round_to_double(value) if isinstance(value, Fraction) else float(value)
 
 
 def op_double(a: float, b: float, op: str) -> float:

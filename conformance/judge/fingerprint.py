@@ -99,7 +99,7 @@ def _reproduces(model: str, cases: list[tuple[str, list, list]]) -> int:
     for family, args, got in cases:
         try:
             count += _same(formula(model, family)(*args), got)
-        except (ArithmeticError, ValueError, TypeError):
+        except (ArithmeticError, ValueError, TypeError):  # OverflowError among them
             continue
     return count
 

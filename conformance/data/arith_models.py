@@ -33,7 +33,7 @@ from functools import lru_cache
 from typing import Callable
 
 from .. import shipped
-from ..contract.fused import fma, round_to_double
+from ..contract.fused import fma, round_significand, round_to_double
 
 FORMULA_FAMILIES = ("segment_distance_squared", "support_distance", "agent_case_form", "agent_constraint",
                     "segment_constraint")
@@ -182,19 +182,9 @@ def round_extended(value: Fraction) -> Fraction:
     its exponent range is wide enough for every value the solver makes)."""
     if value == 0:
         return value
-    magnitude = abs(value)
-    e = magnitude.numerator.bit_length() - magnitude.denominator.bit_length()
-    if Fraction(2) ** e > magnitude:
-        e -= 1
-    elif Fraction(2) ** (e + 1) <= magnitude:
-        e += 1
-    quantum = Fraction(2) ** (e - 63)
-    scaled = magnitude / quantum
-    n = scaled.numerator // scaled.denominator
-    rest = scaled - n
-    if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and n % 2 == 1):
-        n += 1
-    return (n * quantum) if value > 0 else -(n * quantum)
+    n, quantum_exponent = round_significand(abs(value), 64, None)
+    rounded = n * Fraction(2) ** quantum_exponent
+    return rounded if value > 0 else -rounded
 
 
 def round_extended_sqrt(value: Fraction) -> Fraction | float:

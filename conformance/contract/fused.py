@@ -34,29 +34,22 @@ def _round_half_even(q: Fraction) -> int:
     return floor
 
 
-def round_significand(magnitude: Fraction, bits: int, min_exponent: int | None) -> tuple[int, int]:
-    """A positive rational rounded once to ``bits`` significant bits (nearest, ties to even), as
-    ``(n, q)`` with the value ``n * 2**q``; below ``2**min_exponent`` the quantum stays that of
-    the smallest normal (gradual underflow), and None means no lower limit."""
-    # 2**e <= magnitude < 2**(e + 1): start from the bit lengths, then correct by one.
-    e = magnitude.numerator.bit_length() - magnitude.denominator.bit_length()
-    if Fraction(2) ** e > magnitude:
-        e -= 1
-    elif Fraction(2) ** (e + 1) <= magnitude:
-        e += 1
-    if min_exponent is not None:
-        e = max(e, min_exponent)
-    quantum_exponent = e - (bits - 1)
-    return _round_half_even(magnitude / Fraction(2) ** quantum_exponent), quantum_exponent
-
-
 def round_to_double(value: Fraction, negative_zero: bool = False) -> float:
     """``value`` rounded once to binary64 (nearest, ties to even); an infinity past the range.
     A zero ``value`` gives ``-0.0`` when ``negative_zero``, else ``+0.0``."""
     if value == 0:
         return -0.0 if negative_zero else 0.0
     sign = -1.0 if value < 0 else 1.0
-    n, quantum_exponent = round_significand(abs(value), _MANTISSA, _MIN_EXPONENT)
+    magnitude = abs(value)
+    # 2**e <= magnitude < 2**(e + 1): start from the bit lengths, then correct by one.
+    e = magnitude.numerator.bit_length() - magnitude.denominator.bit_length()
+    if Fraction(2) ** e > magnitude:
+        e -= 1
+    elif Fraction(2) ** (e + 1) <= magnitude:
+        e += 1
+    e = max(e, _MIN_EXPONENT)
+    quantum_exponent = e - (_MANTISSA - 1)
+    n = _round_half_even(magnitude / Fraction(2) ** quantum_exponent)
     # n <= 2**53 (a carry may reach it); the value n * 2**q overflows past the largest double.
     if n.bit_length() + quantum_exponent > _MAX_EXPONENT + 1:
         return sign * math.inf

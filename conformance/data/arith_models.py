@@ -33,7 +33,7 @@ from functools import lru_cache
 from typing import Callable
 
 from .. import shipped
-from ..contract.fused import fma, round_significand, round_to_double
+from ..contract.fused import fma, round_to_double
 
 FORMULA_FAMILIES = ("segment_distance_squared", "support_distance", "agent_case_form", "agent_constraint",
                     "segment_constraint")
@@ -179,12 +179,20 @@ def op_double(a: float, b: float, op: str) -> float:
 
 def round_extended(value: Fraction) -> Fraction:
     """``value`` rounded to the x87 extended format's 64-bit significand (nearest, ties to even;
-    its exponent range is wide enough for every value the solver makes)."""
+    its exponent range is wide enough for every value the solver makes).  The binary64 rounding
+    of ``contract.fused`` with 64 bits and no lower exponent (that module stays as it is: the
+    band search's reviews are keyed by its bytes)."""
     if value == 0:
         return value
-    n, quantum_exponent = round_significand(abs(value), 64, None)
-    rounded = n * Fraction(2) ** quantum_exponent
-    return rounded if value > 0 else -rounded
+    magnitude = abs(value)
+    e = magnitude.numerator.bit_length() - magnitude.denominator.bit_length()
+    e += -1 if Fraction(2) ** e > magnitude else 1 if Fraction(2) ** (e + 1) <= magnitude else 0
+    quantum = Fraction(2) ** (e - 63)
+    scaled = magnitude / quantum
+    n = scaled.numerator // scaled.denominator
+    if scaled - n > Fraction(1, 2) or (scaled - n == Fraction(1, 2) and n % 2 == 1):
+        n += 1
+    return n * quantum if value > 0 else -(n * quantum)
 
 
 def round_extended_sqrt(value: Fraction) -> Fraction | float:

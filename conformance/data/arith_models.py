@@ -74,6 +74,8 @@ MODELS: tuple[Model, ...] = (
           "double everywhere (no float)", "C#: no float or MathF; JavaScript: no Math.fround; Rust: f64"),
 )
 MODEL_BY_ID = {m.id: m for m in MODELS}
+FUSED = ("fma-left", "fma-right")
+"""The contraction models (one slip, two ways a compiler picks the product it fuses)."""
 
 
 def _ints(a, b) -> bool:

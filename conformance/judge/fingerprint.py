@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from ..data import vectors
-from ..data.arith_models import FORMULA_FAMILIES, MODEL_BY_ID, MODELS, Model, formula
+from ..data.arith_models import FORMULA_FAMILIES, FUSED, MODEL_BY_ID, MODELS, Model, formula
 from ..runners.base import RunnerInfo
 
 MOST = 64
@@ -112,7 +112,7 @@ def hello_evidence(model: Model, info: RunnerInfo | None) -> tuple[HelloEvidence
     fast = [f for f in ("-ffast-math", "-Ofast", "-funsafe-math-optimizations", "-freciprocal-math",
                         "-fno-signed-zeros", "-fassociative-math") if f" {f} " in flags]
     contract_off = " -ffp-contract=off " in flags
-    if model.id.startswith("fma"):
+    if model.id in FUSED:
         if contract_off:
             return HelloEvidence.CONTRADICTS, "-ffp-contract=off"
         named = [f for f in info.flags.split() if f.startswith(("-ffp-contract=fast", "-march=", "-mfma", "-mcpu="))]

@@ -182,8 +182,10 @@ def test_the_page_says_each_cause_once_with_its_cells_folded():
 
 def test_errors_that_say_the_same_thing_are_one_entry():
     todo = "port reported an error during run (step 1): TODO(skeleton-js): preferred_velocity is not written yet"
-    cells = [Cell(f"orca/s{k}", "exec:port", "ERROR", reason=f"{todo} | stderr of s{k}") for k in range(3)]
-    cells.append(Cell("orca/other", "exec:port", "ERROR", reason="port crashed (signal 11)"))
+    cells = [Cell(f"orca/s{k}", "exec:port", "ERROR", reason=f"{todo} | stderr of s{k}", failure=todo)
+             for k in range(3)]  # the engine keeps the port's own reason apart from its stderr
+    cells.append(Cell("orca/other", "exec:port", "ERROR", reason="port crashed (signal 11)",
+                      failure="port crashed (signal 11)"))
     short = red_lines(cells)
     assert short[0] == f"ERROR    3 cells [exec:port]: {todo}", short[0]
     assert short[1].strip() == "orca/s0, orca/s1, orca/s2" and short[2].strip() == "orca/s0: stderr of s0"

@@ -41,6 +41,9 @@ class Cell:
     compared: int = 0
     seconds: float = 0.0
     citation: Citation | None = None  # the vectors or protocol row's (a scenario cell's is its diagnosis's)
+    failure: str = ""
+    """An ERROR's own reason, without the port's stderr tail or a diagnosis after it: what cells
+    that failed alike share (judge/cell_groups.py groups undiagnosed ERRORs by it)."""
     brief: list[str] = field(default_factory=list)
     """The vectors or protocol row's short form (a headline, then at most two lines); a scenario
     cell's comes from its diagnosis (judge/cell_text.py)."""

@@ -187,7 +187,7 @@ def judge_stream(row: str, scene: Scene, expected: Sequence[str], runner: Runner
     elif outcome.extra:
         cell.status, cell.reason = ERROR, f"returned more than the {len(expected)} states expected"
     elif outcome.error is not None:
-        cell.status, cell.reason = ERROR, with_stderr(outcome.error)
+        cell.status, cell.reason, cell.failure = ERROR, with_stderr(outcome.error), outcome.error.reason
         cell.step = _failing_step(cell, outcome.error, scene, runner)
     elif outcome.compared != len(expected):
         cell.status, cell.reason = ERROR, f"returned {outcome.compared} states, expected {len(expected)}"

@@ -84,9 +84,9 @@ class CauseGroup:
 
 
 def own_head(cell: Cell) -> str:
-    """The headline of a cell without a diagnosis: the vectors or protocol row's brief, else its
-    reason up to the port's stderr (which follows " | ")."""
-    return cell.brief[0] if cell.brief else cell.reason.split(" | ")[0]
+    """The headline of a cell without a diagnosis: the vectors or protocol row's brief, else the
+    port's own reason for its ERROR (``Cell.failure``: no stderr tail), else its reason."""
+    return cell.brief[0] if cell.brief else cell.failure or cell.reason
 
 
 def agent_of(d: Diagnosis) -> int | None:

@@ -281,7 +281,8 @@ def _column(runner_id: str, runner: Runner, scenarios: list[Scenario], goldens: 
         status = SKIPPED if isinstance(err, RunnerUnavailable) else ERROR
         reason = str(err) if status == SKIPPED else with_stderr(err)
         for row in result.rows:
-            result.cells[(row, runner_id)] = Cell(row, runner_id, status, reason=reason)
+            result.cells[(row, runner_id)] = Cell(row, runner_id, status, reason=reason,
+                                                  failure="" if status == SKIPPED else err.reason)
         meter.finish()
         bar.note(_column_line(result, runner_id, time.perf_counter() - column_started))
         return

@@ -80,7 +80,7 @@ def say_first(diagnosis: Diagnosis, finding: ProtocolFinding | None) -> None:
         diagnosis.notes.append(f"{said}: {finding.words}; this cause is the port's own agent_step from the "
                                "reference's state, which no run or dump of the port feeds")
         return
-    before = diagnosis.headline or diagnosis.cause.split(": ")[0] or ""
+    before = diagnosis.headline or diagnosis.key  # record fields: never a cut of the cause's words
     diagnosis.cause = f"{said}: {finding.words}; fix that first" + (
         f"; this cell's own reading, which it may explain: {diagnosis.cause}" if diagnosis.cause else "")
     diagnosis.headline = f"{said}; fix that first" + (f" (the cell alone would read: {before})" if before else "")

@@ -108,7 +108,7 @@ def _write_reports(result, suite: Suite, folder: str, header: dict | None = None
     matrix.html and clauses.html (``cli_help.REPORT_HELP`` names them all); ``header``: fields
     added to the report's header (a shard's)."""
     from .reports.report import write_reports
-    from .selftest.clause_report import write_clause_page
+    from .selftest.clauses.report import write_clause_page
     paths = write_reports(result, suite, Path(folder), header=header)
     for path in paths + [write_clause_page(Path(folder), suite, paths[0])]:
         _print(f"report: {path}")
@@ -151,7 +151,7 @@ def cmd_matrix(args: argparse.Namespace) -> int:
 
 def cmd_controls(args: argparse.Namespace) -> int:
     """Run the negative controls and the misreading catalogue; each must be caught in a scene."""
-    from .selftest.control_runs import choose_controls, run_controls
+    from .selftest.controls.command import choose_controls, run_controls
     suite = Suite.locate(args.suite)
     scenarios = suite.files(False)
     return _exit(run_controls(choose_controls(args.only), scenarios, suite.goldens_dir, _print))
@@ -159,7 +159,7 @@ def cmd_controls(args: argparse.Namespace) -> int:
 
 def cmd_text(args: argparse.Namespace) -> int:
     """``spec`` and ``clauses``: the text checked clause by clause, what pins and defends each clause."""
-    from .selftest.clause_report import clauses_report, spec_report
+    from .selftest.clauses.report import clauses_report, spec_report
     if args.command == "spec":  # needs no suite unless a clause changed
         return _exit(spec_report(Path(args.file), lambda: Suite.locate(args.suite).files(True), _print))
     return _exit(clauses_report(Suite.locate(args.suite), args.write, args.list, _print))
@@ -167,7 +167,7 @@ def cmd_text(args: argparse.Namespace) -> int:
 
 def cmd_build(args: argparse.Namespace) -> int:
     """Build one column's port (CLI executable, shared library or wasm module) to a chosen path."""
-    from .runners.build_command import CannotBuild, build_port, output_path, plan
+    from .runners.port_build import CannotBuild, build_port, output_path, plan
     chosen = plan(args.column, Path(args.sources) if args.sources else None)
     writable_file(args.out, "--out", folder_ok=True)
     out = output_path(chosen, Path(args.out))
@@ -184,7 +184,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 def cmd_census(args: argparse.Namespace) -> int:
     """The boundary census of the reference: data on every decision site, in vectors and scenes."""
-    from .selftest.census_run import check_census, take_census
+    from .selftest.census.command import check_census, take_census
     suite = Suite.locate(args.suite)
     return _exit(check_census(suite, _print) if args.check else take_census(suite, args.write, _print))
 
@@ -225,22 +225,22 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 def cmd_mutate(args: argparse.Namespace) -> int:
     """Mutation testing of the C port against the scenarios and vectors (or --evidence)."""
-    from .selftest.mutation_run import score_mutants, select_mutants
+    from .selftest.variants.mutation_run import score_mutants, select_mutants
     suite = Suite.locate(args.suite)
     if args.evidence and args.sanitize:
         raise InputError("command line", "--sanitize", "not with --evidence (the evidence compares bits only)")
     if args.evidence:
-        from .selftest.evidence import refresh_evidence
+        from .selftest.variants.evidence import refresh_evidence
         return _exit(refresh_evidence(suite.root, args.jobs, _print).failed)
     patterns = [p for group in args.only for p in group.split(",") if p] if args.only else None
     mutants = select_mutants(patterns, args.sample, args.seed)
     if patterns is not None and not mutants:
         raise InputError("command line", "--only", f"no mutant id matches {', '.join(map(repr, patterns))}")
-    from .runners.sanitizer import unavailable
+    from .runners.build.sanitizer import unavailable
     reason = unavailable(args.sanitize) if args.sanitize else None
     if reason:
         raise InputError("command line", "--sanitize", reason)
-    from .selftest.mutate import default_timeout
+    from .selftest.variants.mutate import default_timeout
     timeout = args.timeout if args.timeout is not None else default_timeout(args.sanitize)
     out = Path(args.out) if args.out else None
     if out is not None:
@@ -250,29 +250,29 @@ def cmd_mutate(args: argparse.Namespace) -> int:
 
 
 def cmd_operators(args: argparse.Namespace) -> int:
-    """Rewrite operators at every site of the C port (conformance/selftest/operator_run.py)."""
-    from .selftest import operator_run
+    """Rewrite operators at every site of the C port (conformance/selftest/variants/operator_run.py)."""
+    from .selftest.variants import operator_run
     suite = Suite.locate(args.suite)
     if args.evidence:
-        from .selftest.operator_review import refresh_evidence
+        from .selftest.variants.operator_review import refresh_evidence
         return _exit(refresh_evidence(suite.root, args.jobs, _print) > 0)
     if args.search:
-        from .selftest.band_search import refresh_search
+        from .selftest.variants.band_search import refresh_search
         return _exit(refresh_search(suite.root, args.jobs, _print) > 0)
     patterns = [p for group in args.only for p in group.split(",") if p] if args.only else None
     if args.list:
         for v in operator_run.select_variants(patterns, args.sample, args.seed):
             _print(f"{v.id}\n  " + v.diff().replace("\n", "\n  "))
         return EXIT_OK
-    from .selftest.operator_command import run_operators
+    from .selftest.variants.operator_command import run_operators
     return _exit(run_operators(suite.root, patterns, args.sample, args.seed, args.jobs, args.timeout,
                                             args.write, args.sanitize, _print))
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
-    """Differential testing on seeded random scenes, with shrinking (conformance/selftest/fuzz.py)."""
-    from .selftest import fuzz
-    from .selftest.fuzz_run import fuzz_failed, fuzz_runners
+    """Differential testing on seeded random scenes, with shrinking (conformance/selftest/fuzz/campaign.py)."""
+    from .selftest.fuzz import campaign as fuzz
+    from .selftest.fuzz.command import fuzz_failed, fuzz_runners
     suite = Suite.locate(args.suite)
     kinds = fuzz.parse_kinds(args.kinds)
     seconds = fuzz.parse_duration(args.time) if args.time is not None else None
@@ -285,7 +285,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     if args.controls and args.protocol:
         raise InputError("command line", "--protocol", "not with --controls (the controls run the scenes only)")
     if args.controls:
-        from .selftest.control_runs import choose_controls, fuzz_controls
+        from .selftest.controls.command import choose_controls
+        from .selftest.fuzz.command import fuzz_controls
         chosen = choose_controls(args.only)
         return _exit(fuzz_controls(chosen, suite, args.seed, args.count or 30, kinds, shrink_to, _print))
     ids = chosen_runners(args.runner_ids or [])

@@ -177,7 +177,7 @@ def _add_controls(sub) -> None:
 
 
 def _add_build(sub) -> None:
-    from .runners.build_command import KIND_NAMES, buildable_by_kind
+    from .runners.port_build import KIND_NAMES, buildable_by_kind
     p = _command(sub, "build")
     kinds = "; ".join(f"{KIND_NAMES[kind]}: {', '.join(ids)}" for kind, ids in buildable_by_kind().items() if ids)
     p.add_argument("column", metavar="COLUMN", help=f"the column whose port to build: {kinds}; "
@@ -318,7 +318,7 @@ def _add_goldens(sub) -> None:
 def build_parser() -> Parser:
     """The whole command line (the ``control:`` runner family registered first, so that the
     runner ids in the help are complete)."""
-    from .selftest.controls import register_columns
+    from .selftest.controls.catalogue import register_columns
     register_columns()
     parser = Parser(prog="orca-conformance", description=TEXTS["orca-conformance"].description,
                     epilog=EPILOG, formatter_class=HelpFormatter)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from . import shipped
 from .runners.needs import Need, check, need_kinds
-from .selftest.controls import register_columns
+from .selftest.controls.catalogue import register_columns
 
 
 def doctor_columns() -> list[str]:

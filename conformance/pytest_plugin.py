@@ -159,7 +159,7 @@ class OrcaSession:
         """The runner of an id, created and described once per process."""
         if runner_id not in self._runners:
             from .runners import resolve
-            from .selftest.controls import register_columns
+            from .selftest.controls.catalogue import register_columns
             register_columns()
             from .runners.base import RunnerError, RunnerUnavailable
             runner = None
@@ -239,7 +239,7 @@ class OrcaCollector(pytest.Collector):
         try:  # the imports too: an installed suite missing files says so in one line (shipped.py)
             from .judge.matrix import PROTOCOL_ROW, VECTORS_ROW
             from .runners import known_ids, resolve
-            from .selftest.controls import register_columns
+            from .selftest.controls.catalogue import register_columns
             register_columns()
             from .data.suite import Suite
             suite = Suite.locate(config.option.orca_suite)

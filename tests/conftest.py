@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conformance.runners.base import Runner
-from conformance.selftest.controls import register_columns
+from conformance.selftest.controls.catalogue import register_columns
 
 register_columns()  # the control:<name> columns, as the CLI registers them
 

@@ -1,7 +1,7 @@
 """Wrong ports that passed every scene before the schema-boundary and feature scenes: each
 fails one of those now, and the cell says where.
 
-The fakes (conformance/selftest/careless_inputs.py) read an explicit 0 as a language default
+The fakes (conformance/selftest/controls/careless_inputs.py) read an explicit 0 as a language default
 (``x || 0.1``), skip agents of radius 0 as points, or find neighbors in a grid built before the
 last move.  Each also passes an older scene that exercises the same code, the reason it went
 unnoticed.
@@ -15,8 +15,7 @@ from conformance.contract.scenario import load_scenario
 from conformance.judge.cell_text import cell_lines
 from conformance.judge.matrix import DIVERGED, PASS, compare_scenario
 from conformance.runners.reference import ReferenceRunner
-from conformance.selftest.careless_inputs import (LanguageDefaultsRunner, PointsSkippedSimulator,
-                                                  StaleGridSimulator, defaulted)
+from conformance.selftest.controls.careless_inputs import LanguageDefaultsRunner, PointsSkippedSimulator, StaleGridSimulator, defaulted
 from conftest import ROOT
 
 REFERENCE = ReferenceRunner()
@@ -79,7 +78,7 @@ def test_defaulted_changes_only_the_zeros_it_names() -> None:
 def test_the_contract_fuzz_kind_finds_each_slip(make) -> None:
     """The fuzz kind that samples the schema's boundaries finds each of these ports in a few
     dozen scenes (the geometric kinds essentially never do)."""
-    from conformance.selftest import fuzz
+    from conformance.selftest.fuzz import campaign as fuzz
     result = fuzz.run_fuzz([make()], 0, 80, None, ("contract",), fuzz.Expected(), ROOT / "goldens" / "vectors",
                            with_vectors=False)
     assert result.findings, f"no finding in {result.scenes} contract scenes"

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.runners.build import system_cc, zig_available
-from conformance.runners.build_command import BuildPlan, plan
+from conformance.runners.build.layer import system_cc, zig_available
+from conformance.runners.port_build import BuildPlan, plan
 from conformance.cli import main
 from conformance.runners.wasm_v8 import PORT_SCRIPT
 from conftest import ROOT
@@ -108,7 +108,7 @@ def test_a_missing_compiler_is_one_line_and_exit_1(tmp_path: Path, capsys, monke
 
 
 def test_the_plan_of_a_zig_column_knows_when_zig_is_missing(monkeypatch) -> None:
-    import conformance.runners.build_command as build_command
+    import conformance.runners.port_build as build_command
     monkeypatch.setattr(build_command, "zig_available", lambda: "the ziglang package is not installed")
     chosen = plan("c:zig")
     assert isinstance(chosen, BuildPlan) and chosen.missing == "the ziglang package is not installed"
@@ -152,7 +152,7 @@ def test_a_build_from_sources_is_the_edited_copy(tmp_path: Path, capsys) -> None
 @pytest.mark.parametrize("layout", ["missing", "file", "no solver", "empty cli"])
 def test_sources_that_are_no_copy_of_runners_c_are_one_line_and_exit_2(layout: str, tmp_path: Path,
                                                                       capsys, monkeypatch) -> None:
-    import conformance.runners.build_command as build_command
+    import conformance.runners.port_build as build_command
     monkeypatch.setattr(build_command, "build", lambda spec: pytest.fail("built from bad sources"))
     copy = tmp_path / "my-c"
     if layout == "file":

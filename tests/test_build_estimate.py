@@ -10,9 +10,8 @@ from pathlib import Path
 import pytest
 
 from conformance.runners import resolve
-from conformance.runners.build import BuildSpec, Toolchain, artifact_path
-from conformance.runners.build_estimate import (TYPICAL_SECONDS, Basis, build_kind, expected, last_seconds,
-                                                pending_builds)
+from conformance.runners.build.layer import BuildSpec, Toolchain, artifact_path
+from conformance.runners.build_estimate import TYPICAL_SECONDS, Basis, build_kind, expected, last_seconds, pending_builds
 from conformance.runners.reference import ReferenceRunner
 
 

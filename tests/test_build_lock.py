@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from conformance.runners.build import DETERMINISM_FLAGS, build, system_cc
+from conformance.runners.build.layer import DETERMINISM_FLAGS, build, system_cc
 from conformance.runners.cli_port import cli_spec
 
 

@@ -1,4 +1,4 @@
-"""The object cache of host builds (conformance/runners/objects.py): a patched copy of the tree
+"""The object cache of host builds (conformance/runners/build/objects.py): a patched copy of the tree
 recompiles only the files it changed, an object does not depend on where its tree lives, and a
 library linked from cached objects has the instructions of the one-command build."""
 
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance.runners import objects
-from conformance.runners.build import DETERMINISM_FLAGS, BuildFailed, BuildSpec, build, system_cc
-from conformance.runners.c_sources import C_DIR, include_dirs, library_sources
+from conformance.runners.build import objects
+from conformance.runners.build.layer import DETERMINISM_FLAGS, BuildFailed, BuildSpec, build, system_cc
+from conformance.runners.build.sources import C_DIR, include_dirs, library_sources
 
 
 def _tree(where: Path) -> Path:

@@ -13,12 +13,12 @@ from conformance.judge.cell_text import cell_lines
 from conformance.judge.matrix import DIVERGED, ERROR, PASS, compare_scenario, vector_cell
 from conformance.pytest_plugin import OrcaSession
 from conformance.runners.base import NoReply, NonFinite, RunnerError
-from conformance.runners.build import DETERMINISM_FLAGS, system_cc
+from conformance.runners.build.layer import DETERMINISM_FLAGS, system_cc
 from conformance.runners.cffi_runner import CffiRunner, CVariant
 from conformance.runners.reference import ReferenceRunner
-from conformance.selftest.fuzz_cell import compare as fuzz_compare
-from conformance.selftest.fuzz_scenes import FuzzScene
-from conformance.selftest.variants import load_patch, patched_tree
+from conformance.selftest.fuzz.cell import compare as fuzz_compare
+from conformance.selftest.fuzz.scenes import FuzzScene
+from conformance.selftest.controls.patches import load_patch, patched_tree
 from conformance.data.goldens import golden_path, read_golden
 from conformance.data.suite import Suite
 from conftest import ROOT

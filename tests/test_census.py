@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conformance.selftest import census
+from conformance.selftest.census import boundary as census
 from conformance.data import shadow as census_shadow
 from conformance.contract.driver import run
 from conformance.data.goldens import golden_path, read_golden
@@ -79,7 +79,7 @@ def test_every_argument_names_a_real_site() -> None:
 
 from conformance.data.band_kinds import in_bands, tie_in_band  # noqa: E402
 from conformance.errors import InputError  # noqa: E402
-from conformance.selftest import census_bands  # noqa: E402
+from conformance.selftest.census import bands as census_bands  # noqa: E402
 
 
 def test_the_band_kinds_come_from_the_syntax_of_each_site() -> None:

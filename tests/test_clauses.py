@@ -15,12 +15,11 @@ from conformance.data.family_clauses import FAMILY_CLAUSES
 from conformance.data.site_clauses import SITE_CLAUSES
 from conformance.data.vectors import FAMILIES
 from conformance.errors import InputError
-from conformance.selftest.census import find_sites
-from conformance.selftest.clause_coverage import (ARGUED, DEFENDED, INFORMATIVE, coverage, dependents, docs_path,
-                                                  to_markdown, unnamed_pieces)
+from conformance.selftest.census.boundary import find_sites
+from conformance.selftest.clauses.coverage import ARGUED, DEFENDED, INFORMATIVE, coverage, dependents, docs_path, to_markdown, unnamed_pieces
 from conformance.data.suite import Suite
-from conformance.selftest.clause_report import write_clause_page
-from conformance.selftest.controls import CONTROLS
+from conformance.selftest.clauses.report import write_clause_page
+from conformance.selftest.controls.catalogue import CONTROLS
 from conftest import ROOT
 
 SCENARIOS = load_suite(ROOT / "scenarios")

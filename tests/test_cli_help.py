@@ -16,7 +16,7 @@ import pytest
 from conformance import cli
 from conformance.errors import InputError, did_you_mean
 from conformance.runners import known_ids
-from conformance.runners.build_command import buildable_columns
+from conformance.runners.port_build import buildable_columns
 from conformance.runners.selection import chosen_runners
 from conftest import ROOT
 
@@ -117,7 +117,7 @@ def test_verbose_reaches_the_table(monkeypatch, capsys) -> None:
 
 
 def test_verbose_reaches_the_fuzz_run(monkeypatch) -> None:
-    from conformance.selftest import fuzz_run
+    from conformance.selftest.fuzz import command as fuzz_run
     seen = []
     monkeypatch.setattr(fuzz_run, "fuzz_runners",
                         lambda *args, verbose=False, protocol=False, frames=False: seen.append(verbose))

@@ -18,7 +18,7 @@ import pytest
 
 from conformance import cli
 from conformance.cli_parser import build_parser
-from conformance.runners import build_command
+from conformance.runners import port_build as build_command
 from conftest import ROOT
 
 SMALL = ["--scenarios", "orca/zero-agents"]
@@ -32,7 +32,7 @@ class WorkStarted(AssertionError):
 def no_work(monkeypatch):
     """The matrix, the fuzz run and every build raise WorkStarted."""
     import conformance.judge.matrix as matrix
-    import conformance.selftest.fuzz_run as fuzz_run
+    import conformance.selftest.fuzz.command as fuzz_run
 
     def tripwire(*args, **kwargs):
         raise WorkStarted("the work started")

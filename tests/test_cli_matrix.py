@@ -11,7 +11,7 @@ from conformance.cli import main
 from conformance.runners import register
 from conformance.runners.base import RunnerError, RunnerUnavailable
 from conformance.runners.reference import ReferenceRunner
-from conformance.selftest.careless import AgentsFirstSimulator
+from conformance.selftest.controls.careless import AgentsFirstSimulator
 from conftest import ROOT
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conformance import cli
-from conformance.runners.build import ToolchainMissing, build
+from conformance.runners.build.layer import ToolchainMissing, build
 from conftest import ROOT
 
 SCENARIO = "orca/head-on-exact"

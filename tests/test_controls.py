@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.selftest.controls import (CAUGHT, CONTROLS, EQUIVALENT, NO_SCENE, SKIPPED, by_cost,
-                                           format_controls, misreadings, run_control)
+from conformance.selftest.controls.catalogue import CAUGHT, CONTROLS, EQUIVALENT, NO_SCENE, SKIPPED, by_cost, format_controls, misreadings, run_control
 from conformance.judge.cell_text import cell_lines
 from conformance.judge.matrix import DIVERGED
 from conformance.contract.scenario import load_suite
@@ -57,7 +56,7 @@ def test_controls_try_cheap_scenarios_first() -> None:
 
 
 def test_a_control_that_passes_everything_is_reported_not_caught() -> None:
-    from conformance.selftest.controls import NOT_CAUGHT, Control
+    from conformance.selftest.controls.catalogue import NOT_CAUGHT, Control
     from conformance.runners.reference import ReferenceRunner
     honest = Control("honest", "no mistake at all", lambda: ReferenceRunner("control:honest"), has_vectors=False)
     cheap = by_cost(SCENARIOS)[:4]
@@ -81,9 +80,9 @@ def test_every_entry_caught_in_a_scene_declares_the_cause_its_cell_must_name() -
 
 
 def test_a_misreading_caught_only_by_vectors_is_a_gap() -> None:
-    from conformance.selftest.controls import VECTORS_ONLY, Control
+    from conformance.selftest.controls.catalogue import VECTORS_ONLY, Control
     from conformance.judge.matrix import Cell
-    from conformance.selftest.controls import ControlResult, _judge
+    from conformance.selftest.controls.catalogue import ControlResult, _judge
     result = ControlResult(Control("x", "y", lambda: None), "", None, Cell("vectors", "x", DIVERGED, reason="bad"))
     _judge(result, 20)
     assert result.status == VECTORS_ONLY

@@ -13,12 +13,12 @@ import math
 
 import pytest
 
-from conformance.selftest import careless
+from conformance.selftest.controls import careless
 
 from conformance.judge import causes, hash_encoding, step_comparison, vector_failure
 
 from conformance.data import vectors
-from conformance.runners.build import DETERMINISM_FLAGS, system_cc
+from conformance.runners.build.layer import DETERMINISM_FLAGS, system_cc
 from conformance.judge.matrix import DIVERGED, ERROR, PASS, compare_scenario, vector_cell
 from conformance.judge.provided import AGENT_STEP_NOT_PROVIDED
 from conformance.runners.base import NonFinite, OutOfMemory, Refused, StateDump
@@ -28,7 +28,7 @@ from conformance.runners.cffi_runner import CffiRunner, CVariant
 from conformance.runners.cli_port import CliRunner, cli_spec
 from conformance.runners.reference import ReferenceRunner
 from conformance.contract.scenario import Scene, load_scenario
-from conformance.selftest.variants import SourcePatch, load_patch, patched_tree
+from conformance.selftest.controls.patches import SourcePatch, load_patch, patched_tree
 from conftest import ROOT
 
 GOLDENS = ROOT / "goldens"
@@ -361,7 +361,7 @@ def test_a_port_off_by_rounding_is_told_to_look_at_its_arithmetic() -> None:
     """A -ffast-math build (other rounding in every formula): the vectors row says so, and a
     diverged scene names the evaluation first.  One operation done otherwise (hypot) or one
     misread decision is not that: its own primitive is named instead."""
-    from conformance.selftest.controls import CONTROLS
+    from conformance.selftest.controls.catalogue import CONTROLS
     fast_math = next(c for c in CONTROLS if c.name == "fast-math-x64").make()
     row, failure = vector_cell(fast_math, GOLDENS / "vectors")
     assert row.status == DIVERGED and failure.rounding, row.reason

@@ -13,7 +13,7 @@ from conformance.data.arith_models import FORMULA_FAMILIES, MODELS, formula, rou
 from conformance.judge.fingerprint import HelloEvidence, fingerprint, hello_evidence, model
 from conformance.judge.matrix import FamilyRun, vector_cell
 from conformance.runners.base import RunnerInfo
-from conformance.selftest.controls import control_runner
+from conformance.selftest.controls.catalogue import control_runner
 from conftest import ROOT
 
 CASES = {name: cases for name, cases in vectors.load_all(ROOT / "goldens" / "vectors").items()

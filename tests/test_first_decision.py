@@ -22,8 +22,8 @@ from conformance.judge.step_comparison import (PLANE_FIELDS, StepResult, agent_s
                                                runner_agent_step, step_result)
 from conformance.runners.base import Runner, RunnerError
 from conformance.runners.reference import ReferenceRunner
-from conformance.selftest import careless
-from conformance.selftest.controls import control_runner
+from conformance.selftest.controls import careless
+from conformance.selftest.controls.catalogue import control_runner
 from conftest import ROOT, Delegating
 
 REFERENCE = ReferenceRunner()

@@ -21,8 +21,8 @@ from conformance.contract.float_bits import to_float32
 from conformance.runners.base import Runner, RunnerError
 from conformance.solver import AgentParams, Simulator
 from conformance.runners.reference import ReferenceRunner
-from conformance.selftest import careless
-from conformance.selftest.controls import control_runner
+from conformance.selftest.controls import careless
+from conformance.selftest.controls.catalogue import control_runner
 from conftest import ROOT, Delegating
 
 GOLDENS = ROOT / "goldens"

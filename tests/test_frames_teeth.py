@@ -16,11 +16,11 @@ from conformance.contract.frames import Frame, transform
 from conformance.contract.scenario import AgentSpec, Scene
 from conformance.data.goldens import OK, golden_status
 from conformance.data.suite import Suite
-from conformance.runners.build import DETERMINISM_FLAGS, system_cc
+from conformance.runners.build.layer import DETERMINISM_FLAGS, system_cc
 from conformance.runners.cffi_runner import CffiRunner, CVariant
-from conformance.selftest import fuzz_frames
-from conformance.selftest.fuzz_scenes import make_scene
-from conformance.selftest.variants import load_patch, patched_tree
+from conformance.selftest.fuzz import frames as fuzz_frames
+from conformance.selftest.fuzz.scenes import make_scene
+from conformance.selftest.controls.patches import load_patch, patched_tree
 from conformance.solver import AgentParams
 from conftest import ROOT
 

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from conformance.selftest import fuzz
+from conformance.selftest.fuzz import campaign as fuzz
 from conformance.cli import main
-from conformance.selftest.fuzz_scenes import KINDS, make_scene
+from conformance.selftest.fuzz.scenes import KINDS, make_scene
 from conformance.data.goldens import compute_golden, read_golden
 from conformance.judge.matrix import DIVERGED
 from conformance.contract.scenario import POSITION_LIMIT, load_scenario
-from conformance.selftest.shrink import complexity, scenario_yaml, yaml_float
+from conformance.selftest.fuzz.shrink import complexity, scenario_yaml, yaml_float
 from conftest import FAKE_PORT, ROOT
 
 VECTORS = ROOT / "goldens" / "vectors"

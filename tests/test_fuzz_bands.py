@@ -16,13 +16,13 @@ import pytest
 from conformance.contract.scenario import AgentSpec, Scene
 from conformance.judge.matrix import DIVERGED
 from conformance.runners import resolve
-from conformance.runners.build import DETERMINISM_FLAGS, system_cc
+from conformance.runners.build.layer import DETERMINISM_FLAGS, system_cc
 from conformance.runners.cffi_runner import CffiRunner, CVariant
-from conformance.selftest import fuzz
-from conformance.selftest.fuzz_bands import BANDS, DECISIONS, EDGE_ULPS, VIGNETTES, decision_vignette
-from conformance.selftest.fuzz_scenes import KINDS, make_scene
-from conformance.selftest.shrink import complexity
-from conformance.selftest.variants import load_patch, patched_tree
+from conformance.selftest.fuzz import campaign as fuzz
+from conformance.selftest.fuzz.bands import BANDS, DECISIONS, EDGE_ULPS, VIGNETTES, decision_vignette
+from conformance.selftest.fuzz.scenes import KINDS, make_scene
+from conformance.selftest.fuzz.shrink import complexity
+from conformance.selftest.controls.patches import load_patch, patched_tree
 from conformance.solver.obstacle import segment_distance_squared
 from conftest import ROOT
 

@@ -1,5 +1,5 @@
 """``fuzz --jobs``: the reference's hashes computed ahead in worker processes give the same run as
-a serial one (conformance/selftest/fuzz_expected.py): the same scenes, cells, first finding and
+a serial one (conformance/selftest/fuzz/expected.py): the same scenes, cells, first finding and
 shrunk scenario; a crashing port is still an ERROR cell; an interrupt ends the workers."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import pytest
 
 from conformance.cli import main
 from conformance.judge.matrix import DIVERGED
-from conformance.selftest import fuzz, fuzz_expected
-from conformance.selftest.fuzz_scenes import KINDS, make_scene
+from conformance.selftest.fuzz import campaign as fuzz, expected as fuzz_expected
+from conformance.selftest.fuzz.scenes import KINDS, make_scene
 from conftest import FAKE_PORT, ROOT
 
 VECTORS = ROOT / "goldens" / "vectors"

@@ -8,12 +8,14 @@ import re
 import subprocess
 import sys
 
-from conformance.runners.c_sources import C_DIR, HARNESS, SOLVER, SOLVER_FILES
+from conformance.runners.build.sources import C_DIR, HARNESS, SOLVER, SOLVER_FILES
 from conftest import ROOT
 
 PACKAGE = ROOT / "conformance"
 STAGES = ("contract", "data", "runners", "judge", "reports", "selftest", "solver")
-MAX_MODULE_LINES = 400
+MAX_MODULE_LINES = 600
+"""A smell check, not a design rule: a module holds one concept, and one that outgrows this is
+probably holding two."""
 MAX_FUNCTION_LINES = 60
 MAX_C_FUNCTION_LINES = 100
 

@@ -1,4 +1,4 @@
-"""The linear program and its fallback against vertex-enumeration brute force (conformance/selftest/lp_comparison.py).
+"""The linear program and its fallback against vertex-enumeration brute force (conformance/selftest/lp/comparison.py).
 
 The normative text claims agreement on over 10^5 random sets; bench/lp_bruteforce.py runs those.
 Here a fixed-seed run of RANDOM_SETS sets (plus the relax branch for a failing hard prefix)
@@ -12,9 +12,9 @@ import time
 from math import sqrt
 
 
-from conformance.selftest import lp_comparison as comparison
-from conformance.selftest import lp_oracle as oracle
-from conformance.selftest.lp_random_sets import format_case
+from conformance.selftest.lp import comparison
+from conformance.selftest.lp import oracle
+from conformance.selftest.lp.random_sets import format_case
 from conformance.solver.fallback import relax  # noqa: E402
 from conformance.solver.linear_program import solve_closest  # noqa: E402
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.runners.build import DETERMINISM_FLAGS, system_cc
+from conformance.runners.build.layer import DETERMINISM_FLAGS, system_cc
 from conformance.contract.driver import Driver, build_simulator
 from conformance.data.goldens import compute_golden, golden_path, read_golden, write_golden
 from conformance.judge.matrix import DIVERGED, PASS, VECTORS_ROW, run_matrix
@@ -19,7 +19,7 @@ from conformance.runners.cffi_runner import CffiRunner, CVariant, c_variants
 from conformance.runners.cli_port import CliRunner, cli_spec
 from conformance.runners.reference import ReferenceRunner
 from conformance.contract.scenario import load_scenario, load_suite
-from conformance.selftest.variants import load_patch, patched_tree
+from conformance.selftest.controls.patches import load_patch, patched_tree
 from conftest import ROOT
 
 VARIANTS = Path(__file__).resolve().parent / "c_variants"

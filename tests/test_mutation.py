@@ -10,11 +10,9 @@ from __future__ import annotations
 from collections import Counter
 
 
-from conformance.selftest.equivalents import (Equivalence, Evidence, evidence_cases, gather_evidence,
-                                              load_equivalent, load_gap_notes)
-from conformance.selftest.mutate import (KILLED, SURVIVED, Outcome, _judge, generate_mutants, run_mutants,
-                                         sources_digest)
-from conformance.selftest.mutation_report import score
+from conformance.selftest.variants.equivalents import Equivalence, Evidence, evidence_cases, gather_evidence, load_equivalent, load_gap_notes
+from conformance.selftest.variants.mutate import KILLED, SURVIVED, Outcome, _judge, generate_mutants, run_mutants, sources_digest
+from conformance.selftest.variants.mutation_report import score
 from conftest import ROOT
 
 

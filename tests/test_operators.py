@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from conformance.errors import InputError
-from conformance.selftest import operator_report
-from conformance.selftest.operator_run import FAILING, SCENE, judge_variants, select_variants
-from conformance.selftest.operators import OPERATORS_DIR, find_variants, functions, load_operators
+from conformance.selftest.variants import operator_report
+from conformance.selftest.variants.operator_run import FAILING, SCENE, judge_variants, select_variants
+from conformance.selftest.variants.operators import OPERATORS_DIR, find_variants, functions, load_operators
 from conftest import ROOT
 
 CLASSES = {"roots-for-squares", "squares-for-roots", "float32", "library-minmax", "tolerance", "arithmetic",
@@ -187,8 +187,8 @@ def test_the_command_names_a_glob_that_matches_nothing(capsys) -> None:
 
 
 def test_every_proved_survivor_still_proves_and_names_a_current_variant() -> None:
-    from conformance.selftest.operator_proofs import CLAIMS, prove
-    from conformance.selftest.operator_review import load_reviewed
+    from conformance.selftest.variants.operator_proofs import CLAIMS, prove
+    from conformance.selftest.variants.operator_review import load_reviewed
     reviewed = load_reviewed(ROOT)
     current = {v.id: v for v in find_variants(load_operators())}
     proved = [e for e in reviewed.values() if e.proof is not None]
@@ -204,7 +204,7 @@ def test_every_proved_survivor_still_proves_and_names_a_current_variant() -> Non
 
 
 def test_a_false_claim_is_not_proved() -> None:
-    from conformance.selftest import operator_proofs
+    from conformance.selftest.variants import operator_proofs
 
     def sum_regrouped(bw, tm, f64, rne):
         a, b, c = (tm.mk_const(f64, n) for n in "abc")
@@ -221,7 +221,7 @@ def test_a_false_claim_is_not_proved() -> None:
 
 
 def test_a_bad_reviewed_file_is_one_error(tmp_path: Path) -> None:
-    from conformance.selftest.operator_review import REVIEWED, load_reviewed
+    from conformance.selftest.variants.operator_review import REVIEWED, load_reviewed
     (tmp_path / REVIEWED).parent.mkdir(parents=True)
     (tmp_path / REVIEWED).write_text(json.dumps({"equivalent": [{"id": "float32:x.c:1:0123456789", "reason": "r",
                                                                   "proof": {"solver": "s", "claim": "c",
@@ -233,7 +233,7 @@ def test_a_bad_reviewed_file_is_one_error(tmp_path: Path) -> None:
 
 def test_an_overflowing_off_by_one_is_a_sanitizer_kill_under_asan() -> None:
     """One step too many writes past the output buffer: a heap overflow, named as such."""
-    from conformance.runners.sanitizer import unavailable
+    from conformance.runners.build.sanitizer import unavailable
     why = unavailable("address")
     if why:
         pytest.skip(why)

@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 from conformance.contract.schema_files import validator
-from conformance.runners.build import build
+from conformance.runners.build.layer import build
 from conformance.contract.scenario import load_scenario
 from conformance.data.vectors import load_all
 from conftest import ROOT

@@ -28,8 +28,8 @@ from conformance.runners import resolve
 from conformance.runners.base import RunnerUnavailable
 from conformance.runners.exec_runner import ExecRunner, Limits
 from conformance.runners.reference import ReferenceRunner
-from conformance.selftest.fuzz import Expected, run_fuzz
-from conformance.selftest.fuzz_scenes import KINDS
+from conformance.selftest.fuzz.campaign import Expected, run_fuzz
+from conformance.selftest.fuzz.scenes import KINDS
 from conftest import ROOT
 
 PORT = ROOT / "tests" / "fake_ports" / "protocol_port.py"

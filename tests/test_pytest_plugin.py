@@ -9,7 +9,7 @@ import pytest
 
 from conformance.contract.clauses import clause_map
 
-from conformance.runners.build import cache_root
+from conformance.runners.build.layer import cache_root
 
 from conftest import ROOT
 
@@ -193,7 +193,7 @@ def test_bad_options_are_a_one_line_collection_error(pytester: pytest.Pytester) 
 def test_orca_runner_takes_an_exec_command_with_commas_whole(run) -> None:
     import shlex
 
-    from conformance.runners.build import ToolchainMissing, build
+    from conformance.runners.build.layer import ToolchainMissing, build
     from conformance.runners.cli_port import native_cli
     try:
         port = build(native_cli().spec).path
@@ -225,7 +225,7 @@ def test_runner_ids_are_checked_as_the_matrix_command_checks_them(run, args, lin
 
 
 def test_a_control_column_is_collected(run) -> None:
-    from conformance.selftest.controls import CONTROLS
+    from conformance.selftest.controls.catalogue import CONTROLS
     column = f"control:{CONTROLS[0].name}"
     result = run("--orca-runner", column, *HEAD_ON, "--collect-only", "-q")
     assert result.ret == pytest.ExitCode.OK

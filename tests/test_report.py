@@ -11,7 +11,7 @@ import pytest
 from conformance.contract.clauses import clause_map
 
 from conformance import cli
-from conformance.runners.build import DETERMINISM_FLAGS, system_cc
+from conformance.runners.build.layer import DETERMINISM_FLAGS, system_cc
 from conformance.errors import InputError
 from conformance.judge.matrix import DIVERGED, run_matrix
 from conformance.reports.merge import load_report, merge_reports
@@ -19,7 +19,7 @@ from conformance.reports.report import write_reports
 from conformance.runners.cffi_runner import CffiRunner, CVariant
 from conformance.contract.scenario import load_suite
 from conformance.data.suite import Suite
-from conformance.selftest.variants import load_patch, patched_tree
+from conformance.selftest.controls.patches import load_patch, patched_tree
 from conformance.contract.schema_files import validator
 from conftest import ROOT
 
@@ -184,7 +184,7 @@ def test_a_not_provided_vectors_row_in_every_report(tmp_path: Path, capsys) -> N
     in matrix.html, and the runner's info says what it provides; merge counts it too."""
     from conformance.judge.matrix import NOT_PROVIDED
     from conformance.runners.reference import ReferenceRunner
-    from conformance.selftest.careless import AgentsFirstSimulator
+    from conformance.selftest.controls.careless import AgentsFirstSimulator
     suite = Suite(ROOT)
     scenarios = [s for s in load_suite(ROOT / "scenarios") if s.id == "orca/zero-agents"]
     result = run_matrix(scenarios, [ReferenceRunner("careless", AgentsFirstSimulator, "careless port")],

@@ -13,12 +13,10 @@ import subprocess
 
 import pytest
 
-from conformance.runners.c_sources import C_DIR
-from conformance.runners.sanitizer import (SANITIZERS, SanitizerUnavailable, compile_flags, environment,
-                                           find_report, runtime)
-from conformance.selftest.mutate import (KILLED, TIMEOUT, _classify, _verdict_path, generate_mutants, run_mutants,
-                                         worker_verdict)
-from conformance.selftest.mutate_worker import THREADED_PATH, mutant_variant
+from conformance.runners.build.sources import C_DIR
+from conformance.runners.build.sanitizer import SANITIZERS, SanitizerUnavailable, compile_flags, environment, find_report, runtime
+from conformance.selftest.variants.mutate import KILLED, TIMEOUT, _classify, _verdict_path, generate_mutants, run_mutants, worker_verdict
+from conformance.selftest.variants.mutate_worker import THREADED_PATH, mutant_variant
 from conftest import ROOT
 
 OVERFLOW = "neighbors.c:352:comparison:1dce666fc0"

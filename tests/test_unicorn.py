@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from conformance.runners.build import zig_available
+from conformance.runners.build.layer import zig_available
 from conformance.judge.matrix import PASS, VECTORS_ROW, run_matrix
 from conformance.judge.cell_text import format_table
 from conformance.runners import resolve

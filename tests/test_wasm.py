@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.runners.build import DETERMINISM_FLAGS
+from conformance.runners.build.layer import DETERMINISM_FLAGS
 from conformance.judge.matrix import ERROR, PASS, VECTORS_ROW, run_matrix
 from conformance.judge.cell_text import format_table
 from conformance.runners import DEFAULT_COLUMNS, resolve
@@ -22,7 +22,7 @@ from conformance.runners.wasm_runner import (WASM_DIR, WASM_FLAGS, Metering, Was
                                              module_exports, module_imports, wasm_spec)
 from conformance.runners.wasm_v8 import PORT_SCRIPT, WasmV8Runner, node_version
 from conformance.contract.scenario import load_scenario, load_suite
-from conformance.selftest.variants import SourcePatch, patched_tree
+from conformance.selftest.controls.patches import SourcePatch, patched_tree
 from conftest import ROOT
 
 GOLDENS = ROOT / "goldens"

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.runners.build import (DETERMINISM_FLAGS, BuildSpec, FlagUnsupported, Toolchain, build, msvc_flags,
-                               system_cc, zig_available)
+from conformance.runners.build.layer import DETERMINISM_FLAGS, BuildSpec, FlagUnsupported, Toolchain, build, msvc_flags, system_cc, zig_available
 from conformance.runners.cli_port import cli_spec
 
 SOURCES = (Path("a.c"), Path("b.c"))
@@ -60,7 +59,7 @@ def test_a_windows_host_gets_msvc_when_present_else_zig_for_windows(monkeypatch,
 
 @pytest.mark.skipif(zig_available() is not None, reason=zig_available() or "")
 def test_zig_builds_a_windows_executable_here():
-    from conformance.runners.build import zig_cc
+    from conformance.runners.build.layer import zig_cc
     artifact = build(cli_spec("c-windows", zig_cc(), DETERMINISM_FLAGS + ("-O2",), target="x86_64-windows-gnu"))
     data = artifact.path.read_bytes()
     assert artifact.path.name == "orca-port.exe" and data[:2] == b"MZ"

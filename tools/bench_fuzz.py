@@ -19,8 +19,8 @@ import os
 import time
 from pathlib import Path
 
-from conformance.selftest import fuzz
-from conformance.selftest.fuzz_scenes import KINDS, make_scene
+from conformance.selftest.fuzz import campaign as fuzz
+from conformance.selftest.fuzz.scenes import KINDS, make_scene
 from conformance.runners import resolve
 
 ROOT = Path(__file__).resolve().parent.parent

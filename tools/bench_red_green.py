@@ -15,7 +15,7 @@ from pathlib import Path
 
 from conformance.data.suite import Suite
 from conformance.judge.matrix import run_matrix
-from conformance.selftest.controls import register_columns
+from conformance.selftest.controls.catalogue import register_columns
 
 ROOT = Path(__file__).resolve().parent.parent
 

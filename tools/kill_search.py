@@ -20,8 +20,8 @@ import sys
 
 
 from conformance.data import vectors
-from conformance.runners.build import DETERMINISM_FLAGS, system_cc
-from conformance.selftest.mutate import apply, generate_mutants
+from conformance.runners.build.layer import DETERMINISM_FLAGS, system_cc
+from conformance.selftest.variants.mutate import apply, generate_mutants
 from conformance.runners.cffi_runner import CffiRunner, CVariant, c_variants
 
 

@@ -5,7 +5,7 @@
 
 The normative text claims agreement on over 10^5 random constraint sets (the optimum when the
 program is feasible, the minimum largest penetration when it is not).  This script runs that
-comparison (conformance/selftest/lp_comparison.py: the oracle of lp_oracle.py on the random sets of
+comparison (conformance/selftest/lp/comparison.py: the oracle of lp_oracle.py on the random sets of
 lp_random_sets.py; the test suite runs a smaller fixed-seed sample of the same thing) and prints
 the number of sets (feasible / infeasible / skipped near the feasibility boundary), the worst
 error of each kind and every disagreement; the exit status is 1 on a disagreement, 0 otherwise.
@@ -17,9 +17,9 @@ import argparse
 import sys
 import time
 
-from conformance.selftest import lp_comparison as comparison
-from conformance.selftest import lp_oracle as oracle
-from conformance.selftest.lp_random_sets import format_case
+from conformance.selftest.lp import comparison
+from conformance.selftest.lp import oracle
+from conformance.selftest.lp.random_sets import format_case
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from ..data import vectors
-from ..runners.build import announcing
+from ..runners.build.layer import announcing
 from ..runners.build_estimate import pending_builds
 from ..contract.clauses import clause_map
 from .citation import cite_vector_cases

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from ..progress import Progress
-from ..runners.build import cache_root
+from ..runners.build.layer import cache_root
 from ..runners.build_estimate import PlannedBuild, pending_builds
 from .matrix_clock import MatrixClock, Prior
 from .matrix_meter import shares

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from .build import BuildSpec, ToolchainMissing, artifact_path, cache_root
+from .build.layer import BuildSpec, ToolchainMissing, artifact_path, cache_root
 
 
 class Basis(Enum):
@@ -104,7 +104,7 @@ def expected(spec: BuildSpec, key: str) -> PlannedBuild:
 def pending_builds(column: str, runner) -> tuple[PlannedBuild, ...]:
     """The builds ``runner`` (column ``column``) compiles on first use that are not cached; none
     when it compiles nothing or cannot run here."""
-    from .build_command import plan_of_runner
+    from .port_build import plan_of_runner
     plan = plan_of_runner(column, runner)
     if plan is None or plan.missing or (plan.emulator and shutil.which(plan.emulator) is None):
         return ()

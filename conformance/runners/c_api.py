@@ -14,7 +14,7 @@ from pathlib import Path
 import cffi
 
 from . import fpenv
-from .c_sources import C_DIR, HARNESS, SOLVER, SOLVER_FILES
+from .build.sources import C_DIR, HARNESS, SOLVER, SOLVER_FILES
 
 HEADERS = tuple(f"{SOLVER}/{f}" for f in SOLVER_FILES if f.endswith(".h") and f != "orca.h") + (
     f"{HARNESS}/scene.h", f"{HARNESS}/driver.h", f"{HARNESS}/state_hash.h")

@@ -18,9 +18,8 @@ from typing import Iterator
 
 from . import fpenv
 from ..data import vectors
-from .build import (DETERMINISM_FLAGS, BuildFailed, BuildSpec, Toolchain, ToolchainMissing, build, system_cc,
-                    zig_available, zig_cc)
-from .c_sources import C_DIR, include_dirs, library_sources
+from .build.layer import DETERMINISM_FLAGS, BuildFailed, BuildSpec, Toolchain, ToolchainMissing, build, system_cc, zig_available, zig_cc
+from .build.sources import C_DIR, include_dirs, library_sources
 from ..contract.scenario import Scene
 from ..contract.state_hash import AGENT_BYTES, NonFiniteState, check_finite
 from . import c_api

@@ -13,9 +13,8 @@ import shutil
 import sys
 from pathlib import Path
 
-from .c_sources import C_DIR, include_dirs, library_sources
-from .build import (DETERMINISM_FLAGS, BuildFailed, BuildSpec, Toolchain, ToolchainMissing, build, system_cc,
-                    zig_available, zig_cc)
+from .build.sources import C_DIR, include_dirs, library_sources
+from .build.layer import DETERMINISM_FLAGS, BuildFailed, BuildSpec, Toolchain, ToolchainMissing, build, system_cc, zig_available, zig_cc
 from .base import CannotStart, RunnerUnavailable
 from .exec_runner import ExecRunner, Limits
 

@@ -17,7 +17,7 @@ import platform
 import shutil
 from dataclasses import dataclass
 
-from .build import DETERMINISM_FLAGS, zig_available, zig_cc
+from .build.layer import DETERMINISM_FLAGS, zig_available, zig_cc
 from .cli_port import CliRunner, cli_spec
 from .exec_runner import Limits
 

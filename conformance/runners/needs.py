@@ -47,7 +47,7 @@ def _package(name: str, install: str) -> Need:
 
 
 def _cc() -> Need:
-    from .build import ToolchainMissing, system_cc
+    from .build.layer import ToolchainMissing, system_cc
     cc = system_cc()
     try:
         if shutil.which(cc.command[0]) is None:

@@ -29,9 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from .c_sources import C_DIR, include_dirs, library_sources
-from .build import (DETERMINISM_FLAGS, ROOT, Artifact, BuildFailed, BuildSpec, ToolchainMissing, build,
-                    zig_available, zig_cc)
+from .build.sources import C_DIR, include_dirs, library_sources
+from .build.layer import DETERMINISM_FLAGS, ROOT, Artifact, BuildFailed, BuildSpec, ToolchainMissing, build, zig_available, zig_cc
 from .base import BudgetExhausted, CannotStart, OutOfMemory, RunnerError, RunnerInfo, RunnerUnavailable
 from .calling_conventions import ABIS, STACK_BYTES, STACK_TOP, STOP_ADDRESS
 from .elf import ElfError, ElfImage, read_elf

@@ -22,9 +22,8 @@ from enum import Enum
 from functools import lru_cache
 from pathlib import Path
 
-from .c_sources import C_DIR, include_dirs, library_sources
-from .build import (DETERMINISM_FLAGS, ROOT, Artifact, BuildFailed, BuildSpec, ToolchainMissing, build,
-                    zig_available, zig_cc)
+from .build.sources import C_DIR, include_dirs, library_sources
+from .build.layer import DETERMINISM_FLAGS, ROOT, Artifact, BuildFailed, BuildSpec, ToolchainMissing, build, zig_available, zig_cc
 from .base import (BudgetExhausted, CannotStart, OutOfMemory, RunnerError, RunnerInfo,
                    RunnerUnavailable)
 from .export_layer import ABI_VERSION, FUEL_CALL, FUEL_PER_AGENT_STEP, FUEL_PER_PAIR, ExportLayerRunner

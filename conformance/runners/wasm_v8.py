@@ -16,7 +16,7 @@ import shutil
 import subprocess
 from functools import lru_cache
 
-from .build import ROOT, BuildSpec
+from .build.layer import ROOT, BuildSpec
 from .base import RunnerError, RunnerInfo, RunnerUnavailable
 from .exec_runner import ExecRunner, Limits
 from .wasm_runner import WASM_TARGET, build_module, toolchain_text

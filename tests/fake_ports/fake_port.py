@@ -41,7 +41,7 @@ from conformance.contract.scenario import Scene
 from conformance.contract.state_hash import state_hash
 from conformance.contract.float_bits import hexd
 from conformance.runners.reference import ReferenceRunner
-from conformance.selftest.careless import AgentsFirstSimulator
+from conformance.selftest.controls.careless import AgentsFirstSimulator
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "honest"
 

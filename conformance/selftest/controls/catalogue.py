@@ -1,0 +1,300 @@
+"""Negative controls: the mistakes careless ports make, each of which the gate must catch.
+
+Contract: ``CONTROLS`` lists each control with how it is made: a mis-flagged build of the C
+port, a careless Python port from ``careless.py``, or one entry of the misreading catalogue
+``runners/c/misreadings/`` (a plausible alternative reading of one decision of the text or
+of docs/spec-notes.md, as a patch of the C port).  ``run_control`` runs the control's vectors
+row, then the scenarios cheapest first until one is DIVERGED, and classifies it:
+
+* CAUGHT: a scenario diverged (scenario, step, diagnosis), so a port that implements only
+  ``run`` is judged correctly;
+* VECTORS ONLY / ERROR ONLY / NOT CAUGHT: gaps of the suite (a port without the primitive API,
+  or one whose crash is blamed on something else, would pass);
+* MISCAUSED: a catalogue entry caught in a scene whose red cell's headline does not match the
+  cause the entry declares (``cause``), or, for a reading of one decision (strictness, a root for
+  a square, a tie, a threshold), explains the port by a stock reading of the constraint assembly
+  (a horizon or reach formula mix-up): the cell names the wrong cause even when the clause agrees;
+* MISCITED: a catalogue entry caught in a scene whose red cell cites another clause than the
+  entry's (a wrong diagnosis is a gap too: the port author would be sent to the wrong rule);
+* EQUIVALENT: the entry claims, with an argument, that the reading gives the same bits
+  everywhere, and indeed nothing caught it (if something does, the claim is WRONG);
+* NO SCENE: the entry argues that no simulation reaches the decision (ForBoundary), and the
+  vectors caught it;
+* SKIPPED: toolchain or emulator missing (never counted as caught).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Callable
+
+from . import careless
+from ...runners.build.layer import DETERMINISM_FLAGS, system_cc
+from ...runners.build.sources import C_DIR
+from ...judge.cell_text import cell_lines
+from ...judge.matrix import DIVERGED, ERROR, PASS, SKIPPED, Cell, compare_scenario, vector_cell
+from ...runners.base import Runner, RunnerError, RunnerUnavailable
+from ...runners import register_family
+from ...runners.needs import COLUMN_NEEDS
+from ...errors import InputError, did_you_mean
+from ...runners.cffi_runner import CffiRunner, CVariant
+from ...runners.unicorn_runner import ARCHES, ELF_FREESTANDING, UnicornRunner, elf_spec
+from ...runners.reference import ReferenceRunner
+from ...contract.scenario import Scenario
+from ...contract.clauses import clause_map
+from .patches import load_patch, patched_tree, read_patch_data
+
+CONTROL_PATCHES = C_DIR / "controls"
+MISREADINGS = C_DIR / "misreadings"
+
+
+@dataclass(frozen=True)
+class Control:
+    name: str
+    mistake: str
+    make: Callable[[], Runner]
+    has_vectors: bool = True
+    needs: tuple[str, ...] = ("cc",)
+    """What it needs to run (doctor's need kinds): the host compiler for the C port's patches,
+    Zig and Unicorn for the emulated builds, nothing for a Python port."""
+    site: str = ""
+    """The decision of the text it misreads (a census site id, see census.py), if any."""
+    kind: str = ""
+    equivalent: str = ""
+    """Why the reading gives the same bits on every input (the control must then pass everything)."""
+    no_scene: str = ""
+    """Why no simulation can reach the decision (the vectors must then catch it)."""
+    clauses: tuple[str, ...] = ()
+    """The clauses of the text (contract/clauses.json) whose rule it breaks: its red cell must cite one."""
+    cause: str = ""
+    """A regular expression the headline of the cell that catches it in a scene must match."""
+
+
+def _patched(*names: str):
+    return patched_tree(tuple(load_patch(CONTROL_PATCHES / f"{n}.json") for n in names))
+
+
+def _fma_arm64() -> Runner:
+    """The arm64 column's freestanding build with contraction on, under Unicorn (any host)."""
+    arch = ARCHES["arm64"]
+    flags = ("-std=c99", "-O2", "-ffp-contract=fast") + ELF_FREESTANDING
+    return UnicornRunner(arch, "control:fma-arm64", spec=elf_spec(arch, "control-fma-arm64", flags))
+
+
+def _fast_math_x64() -> Runner:
+    return CffiRunner(CVariant("control:fast-math-x64", system_cc(), ("-std=c99", "-O2", "-ffast-math"),
+                               _patched("no-fast-math-guard")))
+
+
+def _x87_i386() -> Runner:
+    """The i386 column's freestanding build for a CPU without SSE (x87 arithmetic, whose 80-bit
+    intermediates round twice), under Unicorn: its FPU starts as an OS leaves it, in extended
+    precision (control word 0x37f)."""
+    arch = replace(ARCHES["i386"], flags=("-mcpu=i686", "-mno-sse", "-mno-sse2", "-mfpmath=387"))
+    flags = ("-std=c99", "-O2", "-ffp-contract=off") + ELF_FREESTANDING
+    return UnicornRunner(arch, "control:x87-i386",
+                         spec=elf_spec(arch, "control-x87-i386", flags, source_dir=_patched("no-x87-guard")))
+
+
+def _careless(name: str, description: str, simulator: type, label: str, clauses: tuple[str, ...]) -> Control:
+    """A careless Python port (conformance/selftest/controls/careless.py): the reference with one mistake."""
+    return Control(name, description,
+                   lambda: ReferenceRunner(f"control:{name}", simulator, f"careless port: {label}"), has_vectors=False,
+                   needs=(), clauses=clauses)
+
+
+def _misreading(path: Path) -> Control:
+    """One catalogue entry: the C port with the patch, built like the ``c`` column."""
+    data = read_patch_data(path)
+    name = path.stem
+
+    def make() -> Runner:
+        tree = patched_tree((load_patch(path),))
+        return CffiRunner(CVariant(f"control:{name}", system_cc(), DETERMINISM_FLAGS + ("-O2",), tree))
+    clauses = clause_map().check_ids(data["clauses"], str(path), "clauses") if "clauses" in data else ()
+    cause = str(data.get("cause", ""))
+    try:
+        re.compile(cause)
+    except re.error as err:
+        raise InputError(str(path), "cause", f"not a regular expression: {err}") from None
+    return Control(name, str(data.get("why", "")), make, site=str(data.get("site", "")), kind=str(data.get("kind", "")),
+                   equivalent=str(data.get("equivalent", "")), no_scene=str(data.get("scenes", "")), clauses=clauses,
+                   cause=cause)
+
+
+def misreadings(folder: Path = MISREADINGS) -> tuple[Control, ...]:
+    """The misreading catalogue, by name."""
+    return tuple(_misreading(p) for p in sorted(folder.glob("*.json")))
+
+
+BUILD_CONTROLS: tuple[Control, ...] = (
+    Control("fma-arm64", "FMA contraction on arm64 (-ffp-contract=fast: a*b + c fused into fmadd)", _fma_arm64,
+            needs=("zig", "unicorn"), clauses=("arith.binary64",)),
+    Control("fast-math-x64", "-ffast-math on x86-64", _fast_math_x64, clauses=("arith.binary64",)),
+    Control("x87-i386", "x87 extended precision on i386 (-mcpu=i686, no SSE)", _x87_i386, needs=("zig", "unicorn"),
+            clauses=("arith.binary64",)),
+    _careless("single-precision", "single-precision state (positions and velocities as float)",
+              careless.Float32StateSimulator, "float32 state", ("arith.state", "arith.binary64")),
+    _careless("agents-before-obstacles", "agent constraints listed before the obstacle constraints",
+              careless.AgentsFirstSimulator, "agents first", ("neighbors.obstacles", "fallback.hard-prefix")),
+    _careless("neighbors-by-index", "agent neighbors listed by index instead of by distance",
+              careless.NeighborsByIndexSimulator, "neighbors by index", ("neighbors.agents",)),
+    _careless("textbook-ttc", "the simplified time-to-collision projection of orca-textbook.txt",
+              careless.TextbookSimulator, "textbook TTC projection",
+              ("agents.case-form", "agents.responsibility", "lp.goal")),
+)
+
+CONTROLS: tuple[Control, ...] = BUILD_CONTROLS + misreadings()
+
+
+def control_runner(name: str) -> Runner:
+    """The runner of ``control:<name>``; InputError for an unknown control."""
+    control = next((c for c in CONTROLS if c.name == name), None)
+    if control is None:
+        names = [c.name for c in CONTROLS]
+        hint = did_you_mean(name, names, prefix="control:")
+        raise InputError("command line", "runners",
+                         f"unknown control {name!r}" + (hint or f"; known: {', '.join(names)}"))
+    runner = control.make()
+    runner.id = f"control:{name}"
+    return runner
+
+
+def register_columns() -> None:
+    """Make every ``control:<name>`` column resolvable and its needs known to the doctor (the
+    entry points call this: the runners cannot import the self-tests above them)."""
+    register_family("control:", control_runner)
+    COLUMN_NEEDS.update({f"control:{c.name}": c.needs for c in CONTROLS})
+
+
+CAUGHT, NOT_CAUGHT = "CAUGHT", "NOT CAUGHT"
+VECTORS_ONLY, ERROR_ONLY = "VECTORS ONLY", "ERROR ONLY"
+EQUIVALENT, NO_SCENE, WRONG_CLAIM, MISCITED = "EQUIVALENT", "NO SCENE", "WRONG CLAIM", "MISCITED"
+MISCAUSED = "MISCAUSED"
+DECISION_KINDS = ("strictness", "sqrt-vs-square", "tie-break", "threshold")
+"""Catalogue kinds that read one decision otherwise (the others change a formula, an order or a
+parameter, which a stock reading of the assembly may rightly name)."""
+GOOD = (CAUGHT, EQUIVALENT, NO_SCENE)
+"""The verdicts that are not a gap of the suite (SKIPPED is neither)."""
+
+
+@dataclass
+class ControlResult:
+    control: Control
+    status: str  # one of the verdicts above, or SKIPPED
+    cell: Cell | None = None
+    """The scenario cell that caught it (DIVERGED), or the first ERROR cell when none diverged."""
+    vectors: Cell | None = None
+    reason: str = ""
+    seconds: float = 0.0
+    scenarios_run: int = 0
+
+
+def by_cost(scenarios: list[Scenario]) -> list[Scenario]:
+    """Cheapest first (agents x steps), so that a control is caught as early as possible."""
+    return sorted(scenarios, key=lambda s: (max(1, len(s.scene.agents)) * s.scene.steps, s.id))
+
+
+def run_control(control: Control, scenarios: list[Scenario], goldens: Path) -> ControlResult:
+    """Vectors row, then scenarios cheapest first until one diverges; then the verdict."""
+    started = time.perf_counter()
+    runner = control.make()
+    reference = ReferenceRunner()
+    try:
+        try:
+            runner.info()
+        except RunnerUnavailable as err:
+            return ControlResult(control, SKIPPED, reason=str(err))
+        except RunnerError as err:
+            return ControlResult(control, ERROR_ONLY, reason=f"the build or start failed: {err.reason}",
+                                 seconds=time.perf_counter() - started)
+        vectors_cell = None
+        failure = None
+        if control.has_vectors:
+            vectors_cell, failure = vector_cell(runner, goldens / "vectors")
+        caught: Cell | None = None
+        first_error: Cell | None = None
+        run = 0
+        for scenario in by_cost(scenarios):
+            cell = compare_scenario(scenario, runner, goldens, reference, failure)
+            run += 1
+            if cell.status == DIVERGED:
+                caught = cell
+                break
+            if cell.status == ERROR and first_error is None:
+                first_error = cell
+        result = ControlResult(control, "", caught or first_error, vectors_cell, scenarios_run=run)
+        _judge(result, len(scenarios))
+        result.seconds = time.perf_counter() - started
+        return result
+    finally:
+        runner.close()
+
+
+def _judge(result: ControlResult, scenario_count: int) -> None:
+    """The verdict from what caught the control and what its entry claims."""
+    control, cell = result.control, result.cell
+    in_scene = cell is not None and cell.status == DIVERGED
+    by_vectors = result.vectors is not None and result.vectors.status != PASS
+    by_error = cell is not None and cell.status == ERROR
+    if control.equivalent:
+        if in_scene or by_vectors or by_error:
+            result.status = WRONG_CLAIM
+            result.reason = "claimed equivalent, but " + _headline(cell if cell is not None else result.vectors)
+        else:
+            result.status, result.reason = EQUIVALENT, control.equivalent
+    elif in_scene:
+        result.status, result.reason = CAUGHT, _headline(cell)
+        cited = cell.diagnosis.citation if cell.diagnosis is not None else None
+        if control.site and (cited is None or not cited.found or cited.primary not in control.clauses):
+            result.status = MISCITED
+            result.reason = (f"caught, but the cell cites {cited.primary if cited and cited.found else 'no clause'}"
+                             f", not the entry's {', '.join(control.clauses)}: {result.reason}")
+        stock = cell.diagnosis.constraint.reading if cell.diagnosis and cell.diagnosis.constraint else ""
+        headline = cell.diagnosis.headline if cell.diagnosis is not None else ""
+        if control.kind in DECISION_KINDS and stock:  # a decision's misreading explained by a formula mix-up
+            result.status = MISCAUSED
+            result.reason = f"caught, but the cell blames {stock}, not the decision {control.site}: {result.reason}"
+        elif control.cause and not re.search(control.cause, headline):
+            result.status = MISCAUSED
+            result.reason = f"caught, but the cell does not name the entry's cause /{control.cause}/: {result.reason}"
+    elif control.no_scene and by_vectors:
+        result.status, result.reason = NO_SCENE, control.no_scene
+    elif by_error:
+        result.status, result.reason = ERROR_ONLY, _headline(cell)
+    elif by_vectors:
+        result.status = VECTORS_ONLY
+        result.reason = f"no scenario diverged (of {scenario_count}); only the vectors row caught it"
+    else:
+        result.status, result.reason = NOT_CAUGHT, f"passed all {scenario_count} scenarios and the vectors"
+
+
+def _headline(cell: Cell) -> str:
+    """A red cell's headline without its status, row and runner (judge/cell_text.py)."""
+    return cell_lines(cell)[0].split("]: ", 1)[-1]
+
+
+def format_controls(results: list[ControlResult]) -> str:
+    """One row per control: verdict, the scenario and step that caught it, vectors, the reason."""
+    name_w = max([len("control")] + [len(r.control.name) for r in results])
+    where_w = max([len("caught in")] + [len(r.cell.row) for r in results if r.cell is not None])
+    lines = [f"{'control':<{name_w}}  {'verdict':<12}  {'caught in':<{where_w}}  {'step':>5}  {'vectors':<8}  reason",
+             f"{'-' * name_w}  {'-' * 12}  {'-' * where_w}  {'-' * 5}  {'-' * 8}  {'-' * 6}"]
+    for r in results:
+        where = r.cell.row if r.cell is not None else "-"
+        step = str(r.cell.step) if r.cell is not None and r.cell.step is not None else "-"
+        vec = "-" if r.vectors is None else ("pass" if r.vectors.status == PASS else "CAUGHT")
+        lines.append(f"{r.control.name:<{name_w}}  {r.status:<12}  {where:<{where_w}}  {step:>5}  {vec:<8}  {r.reason}")
+    return "\n".join(lines)
+
+
+def summarize(results: list[ControlResult]) -> tuple[dict[str, int], list[str]]:
+    """Counts per verdict, and the names of the controls that are gaps of the suite."""
+    counts: dict[str, int] = {}
+    for r in results:
+        counts[r.status] = counts.get(r.status, 0) + 1
+    gaps = [r.control.name for r in results if r.status not in GOOD and r.status != SKIPPED]
+    return counts, gaps

@@ -5,7 +5,7 @@ handler in ``args.handler`` (``"matrix"``, ``"goldens regen"``, ...), which ``cl
 maps to the function that runs it, so this module imports no handler.  Every subcommand's
 ``--help`` says what it does and what it exits with (``description``) and ends with at least
 one example (``epilog``; texts in ``cli_help``).  Lists of ids in the help come from the
-registries (``runners.known_ids``, ``build_command.buildable_by_kind``), never from a list
+registries (``runners.known_ids``, ``port_build.buildable_by_kind``), never from a list
 written here.  An unknown subcommand raises ``UsageError``, whose text is one line:
 ``unknown command 'matrx'; did you mean 'matrix'?`` (the CLI prints it and exits with 2); so do
 an unknown option of any command (``orca-conformance matrix: unknown option '--runnres'; did you

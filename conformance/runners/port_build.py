@@ -9,7 +9,7 @@ module, ``arm64``, ``s390x``, ``i386`` and ``riscv64`` a freestanding ELF, and a
 nothing to compile (``reference``, ``exec:``, a Python control) or an unknown one is an
 ``InputError`` (one line, exit 2) that lists what can be built.  ``plan(column, sources)``
 builds the column from ``sources``, a user's edited copy of ``runners/c``, with the column's
-own flags, defines and target (``c_sources.from_tree``; a folder that is not such a copy is an
+own flags, defines and target (``build.sources.from_tree``; a folder that is not such a copy is an
 ``InputError``, before anything compiles).
 
 ``build_port(plan, out)`` compiles through the one build layer (``conformance/runners/build/layer.py``, the

@@ -4,7 +4,7 @@ Contract: ``BAND_ARGUED`` maps (census site id, band kind) to (scope, reason).  
 no input of the primitive can or need put data in that band (the reason says why); scope
 ``scenes``: no simulation reaches the band, and the vectors must (the census keeps the site band
 open while they do not).  A band the solver proved empty needs no entry here: its proof is in
-data/vector_bands.py.  ``census_bands.band_problems`` fails an entry that names no site, a kind
+data/vector_bands.py.  ``bands.band_problems`` fails an entry that names no site, a kind
 that does not apply to the site, or an unknown scope.
 """
 

@@ -108,7 +108,7 @@ def band_problems(sites: list[Site], table: list[BandRow] | None = None) -> list
     kinds = {s.id: s.bands for s in sites}
     problems = []
     for (site, kind), (scope, reason) in BAND_ARGUED.items():
-        where = f"census_band_arguments.BAND_ARGUED[{site!r}, {kind!r}]"
+        where = f"band_arguments.BAND_ARGUED[{site!r}, {kind!r}]"
         if site not in kinds:
             problems.append(f"{where}: no such site")
         elif kind not in kinds[site]:
@@ -171,7 +171,7 @@ def committed_problems(listed: dict[str, dict], sites: list[Site]) -> list[str]:
             if band.get("status") not in ("COVERED", "ARGUED"):
                 problems.append(f"{site.id} / band {kind}: {band.get('status')} (vectors {band.get('vectors')}, "
                                 f"scenes {band.get('scenes')}): put data in the band (selftest/census/band_solver.py, a scene) "
-                                "or argue it in census_band_arguments.BAND_ARGUED")
+                                "or argue it in band_arguments.BAND_ARGUED")
     return problems
 
 

@@ -12,7 +12,7 @@ the key.  This module holds the census's table, its arguments and its committed 
 
 A site is *covered* when the vectors and the scenes both reach its boundary; otherwise it
 needs an argument in ``ARGUED`` (why no data can or need reach it).  The same holds for each
-rounding band that applies to a site (census_bands.py): the vectors and the scenes put data inside
+rounding band that applies to a site (bands.py): the vectors and the scenes put data inside
 it, or an argument (a solver's proof that it is empty, or prose) says why they need not.  The result is committed as
 ``docs/census/census.json`` with a digest of everything it was made from; the tests fail when
 that file is stale, when a site of the current sources is missing from it, or when a site is
@@ -124,7 +124,7 @@ class CensusRow:
     first_scene: str | None
     argued: str = ""
     bands: list[BandRow] | None = None
-    """The site's rounding bands (census_bands.py), one row per kind that applies."""
+    """The site's rounding bands (bands.py), one row per kind that applies."""
 
     @property
     def status(self) -> str:

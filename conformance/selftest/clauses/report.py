@@ -3,7 +3,7 @@
 Contract: ``spec_report(path, scenarios, say)`` says whether a copy of orca-spec.txt is the pinned
 version, then how many clauses stand in place, moved or changed, and for each changed clause
 what in the suite depends on it; True when the copy differs.  ``clauses_report`` prints the
-coverage table (clause_coverage.py), writes docs/clauses.md with ``write``, and is True while a
+coverage table (coverage.py), writes docs/clauses.md with ``write``, and is True while a
 clause is OPEN or a piece of the suite names no clause.  ``write_clause_page`` writes
 ``clauses.html`` beside a matrix report: the same table, each clause with the red cells of that
 report that cite it (matrix.html links each red cell's clauses there).

@@ -1,10 +1,10 @@
 """``orca-conformance fuzz``: differential testing of ports against the reference on random scenes.
 
-Contract: ``run_fuzz`` makes the scenes ``fuzz_scenes.make_scene(seed, index)`` for index 0, 1,
+Contract: ``run_fuzz`` makes the scenes ``scenes.make_scene(seed, index)`` for index 0, 1,
 ... (skipping the kinds not chosen) until ``count`` scenes were made or ``seconds`` passed,
 takes each scene's expected hashes from ``Expected`` (the reference, or a column first shown
 identical to the reference on the whole committed suite: ``column_expected``), and runs it on
-every runner.  Each (scene, runner) is a matrix ``Cell`` (``fuzz_cell.compare``): PASS,
+every runner.  Each (scene, runner) is a matrix ``Cell`` (``cell.compare``): PASS,
 DIVERGED (with the diagnosis of ``diagnosis.diagnose``, plus the runner's first failing
 primitive) or ERROR (the runner's reason; the run goes on).  A scene on which the reference
 itself reaches a non-finite state is rejected and counted, never compared.  With
@@ -13,13 +13,13 @@ reference as oracle) and written there as a scenario file with its golden.
 ``FuzzResult.matrix()`` gives the matrix of the failing scenes plus one summary row
 (``fuzz/passed``: the scenes that passed), so ``report.write_reports`` and ``merge`` take it
 unchanged.  With ``protocol``, a scene that passed also gets the protocol row's scene checks
-(``fuzz_cell.with_protocol``); a check that fails is a finding too (never shrunk: it has no
+(``cell.with_protocol``); a check that fails is a finding too (never shrunk: it has no
 step).  With ``jobs`` > 1, worker processes compute the reference's hashes ahead
-(``fuzz_expected.ReferencePool``); everything else stays here, in index order, so the run is the
+(``expected.ReferencePool``); everything else stays here, in index order, so the run is the
 same as a serial one.  With ``frames``, a scene that passed on every runner is run again in its
-frame (``fuzz_frames.scene_frame``: rotated, translated, mirrored, reordered; the expected hashes
+frame (``frames.scene_frame``: rotated, translated, mirrored, reordered; the expected hashes
 from the reference in this process), as one more scene (``FuzzResult.framed`` counts them); a
-framed finding shrinks through its base scene and keeps its frame (``fuzz_frames.shrink_framed``).
+framed finding shrinks through its base scene and keeps its frame (``frames.shrink_framed``).
 ``fuzz_controls`` runs every control under fuzz.
 """
 
@@ -146,7 +146,7 @@ def run_fuzz(runners: list[str | Runner], seed: int, count: int | None, seconds:
     ``with_vectors`` False leaves the first failing primitive out (a port without vectors);
     ``protocol`` adds the protocol row's scene checks to every scene that passes (``with_protocol``);
     ``jobs`` > 1 computes the reference's hashes ahead in that many worker processes
-    (``fuzz_expected.ReferencePool``: the same run, faster); ``frames`` runs each scene that passed
+    (``expected.ReferencePool``: the same run, faster); ``frames`` runs each scene that passed
     again in its frame."""
     started = time.perf_counter()
     if count is None and seconds is None:

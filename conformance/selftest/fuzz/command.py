@@ -5,8 +5,8 @@ that must pass the whole committed suite in this run), then runs the seeded scen
 runners (one progress bar), saying one line per finding as it comes, one per runner skipped
 or broken, and the summary line; it returns the ``FuzzResult``.  ``protocol`` adds the protocol
 row's scene checks to each scene (``fuzz --protocol``); ``jobs`` worker processes compute the
-reference's hashes ahead (``fuzz --jobs``: the same run as a serial one, see ``fuzz_expected``);
-``frames`` runs each scene that passed again in its frame (``fuzz --frames``, ``fuzz_frames``).
+reference's hashes ahead (``fuzz --jobs``: the same run as a serial one, see ``expected``);
+``frames`` runs each scene that passed again in its frame (``fuzz --frames``, ``frames``).
 ``fuzz_failed`` says why when nothing was compared, and is True then, or when there is a finding
 or a broken runner.  ``fuzz_controls`` runs each negative control on the committed non-slow
 scenarios and then under fuzz (``fuzz --controls``), saying one line per control as it

@@ -275,7 +275,7 @@ def _contract(b: _Builder) -> None:
 
 
 def _bands(b: _Builder) -> None:
-    """Data inside the rounding bands of the decisions (fuzz_bands.py): two or three vignettes,
+    """Data inside the rounding bands of the decisions (bands.py): two or three vignettes,
     tens of steps, the coordinates exactly as computed (a -0.0 stays -0.0)."""
     b.steps = b.rng.randint(15, 30)
     agents, segments = band_scene(b.rng, b.dt)

@@ -1,7 +1,7 @@
 """The solver's linear programs held against the brute-force oracle on random sets.
 
-Contract: ``run(sets, seed)`` draws ``sets`` sets (``lp_random_sets.random_case``) from
-random.Random(seed) and compares each with ``lp_oracle``: ``solve_closest`` on every decisively
+Contract: ``run(sets, seed)`` draws ``sets`` sets (``random_sets.random_case``) from
+random.Random(seed) and compares each with ``oracle``: ``solve_closest`` on every decisively
 feasible set (its v inside the constraints within TOL_CONSTRAINT, |v - p| within TOL_DISTANCE of
 the optimum), its verdict on every decisively infeasible one, and ``relax`` on every set the
 solver rejects (the smallest soft distance within TOL_LEVEL of the max-min).

@@ -3,8 +3,8 @@
 Contract: ``closest_point`` and ``classify`` answer the feasible program (the point of the disc
 and the half-planes closest to p; whether a set is decisively feasible, decisively infeasible or
 near the boundary), ``max_min`` answers the fallback (the largest smallest soft distance over the
-disc and the hard prefix), each by an exact enumeration of candidate points.  ``lp_comparison``
-holds the solver against them on the random sets of ``lp_random_sets``.  Standard library only.
+disc and the hard prefix), each by an exact enumeration of candidate points.  ``comparison``
+holds the solver against them on the random sets of ``random_sets``.  Standard library only.
 A test oracle, not part of what a port reproduces: it may use cos, sin and tolerances.
 
 A constraint is the solver's tuple (Px, Py, Nx, Ny): the half-plane {v : (v - P).N >= 0} with a

@@ -4,7 +4,7 @@ Contract: ``random_case(rng)`` draws one set (a radius, a preferred velocity p, 
 half of the sets with a hard prefix that contains the origin, a few near degeneracy: lines
 through one point or tangent to the circle); ``random_line`` draws one half-plane, ``format_case``
 prints a set so that it can be pasted back.  Every draw comes from the caller's rng in a fixed
-order, so a seed names its sets.  Standard library only; the oracle is ``lp_oracle``.
+order, so a seed names its sets.  Standard library only; the oracle is ``oracle``.
 """
 
 from __future__ import annotations

@@ -16,7 +16,8 @@ from conformance.data import family, vector_family, vectors
 from conformance.data.arith_models import FORMULA_FAMILIES as ARITH_FAMILIES
 from conformance.data.family_clauses import FAMILY_CLAUSES
 from conformance.errors import InputError
-from conformance.judge.matrix import vector_cell
+from conformance.judge import vector_failure
+from conformance.judge.matrix import FORMULA_FAMILIES, vector_cell
 from conformance.runners import cffi_runner, export_layer
 from conformance.runners.exec_runner import provided_families
 from conformance.runners.reference import ReferenceRunner
@@ -58,7 +59,9 @@ def test_the_registry_is_the_built_in_records_in_the_stored_order():
     assert names[0] == "segment_distance_squared" and names[-1] == "agent_step"
     assert list(FAMILY_CLAUSES) == names and FAMILY_CLAUSES["relax"][0] == "fallback.goal"
     assert list(ARITH_FAMILIES) == names[:5]
+    assert sorted(FORMULA_FAMILIES) == sorted(names[:5] + ["uniform", "preferred_velocity"])
     assert list(export_layer.PRIMITIVES) == names and list(cffi_runner._PRIMITIVES) == names
+    assert vector_failure.ARG_NAMES["relax"] == ("lines", "hardCount", "R", "failed")
 
 
 def test_the_port_names_of_every_record_are_the_ports_entry_points():
@@ -83,7 +86,7 @@ def test_a_registered_family_is_a_family_of_the_vectors_machinery(tmp_path):
         problems = vectors.check_all(folder)
         assert problems and not [p for p in problems if p.startswith(TOY)]  # the cut files differ; the toy's not
         assert provided_families({"protocol": 2, "provides": [TOY]}) == (TOY,)
-        assert FAMILY_CLAUSES[TOY] == ("driver.splitmix",)
+        assert FAMILY_CLAUSES[TOY] == ("driver.splitmix",) and TOY in FORMULA_FAMILIES
         with pytest.raises(ValueError, match="registered already"):
             with family.register(_toy()):
                 pass
@@ -133,5 +136,6 @@ def test_the_vectors_row_of_the_matrix_names_a_registered_family(tmp_path):
         cell, failure = vector_cell(_WrongToy(), folder)
         assert (failure.family, failure.case) == (TOY, 0)
         assert f"first failing primitive: {TOY}, case 0 of 5 (5 bad)" in cell.reason
+        assert "x=" in failure.detail and "twice=" in failure.detail
         good, failure = vector_cell(ReferenceRunner(), folder)
         assert failure is None and good.compared == 15 * 3 + 5

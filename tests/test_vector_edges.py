@@ -14,7 +14,8 @@ from conformance.data import vector_edges, vectors
 
 
 def _edges(name: str) -> list[list]:
-    return vector_edges.cases(name, random.Random(f"test/{name}"))
+    """The family's edge cases (its record's ``edges`` maker), from a seed of the test's own."""
+    return vectors.FAMILY_BY_NAME[name].makers["edges"](name, random.Random(f"test/{name}"))
 
 
 def test_for_boundary_edges_put_the_foot_on_the_cut_off() -> None:

@@ -34,10 +34,11 @@ from typing import Callable
 
 from .. import shipped
 from ..contract.fused import fma, round_to_double
+from .vector_family import FAMILIES
 
-FORMULA_FAMILIES = ("segment_distance_squared", "support_distance", "agent_case_form", "agent_constraint",
-                    "segment_constraint")
-"""The formula primitives whose arithmetic the models replay (their code is the modules below)."""
+FORMULA_FAMILIES = FAMILIES.names(lambda f: f.arith_model)
+"""The formula primitives whose arithmetic the models replay (their code is the modules below):
+the records' ``arith_model`` flag, a live sequence of names."""
 MODULES = ("halfplane", "obstacle", "constraint")
 """The solver's modules that hold them, in import order."""
 

@@ -3,10 +3,11 @@
 Contract: ``instrumented_tree(module)`` parses one module of ``INSTRUMENTED`` (the solver and
 the driver) and rewrites every decision into a call that records it: each comparison (each half
 of a chained one) into ``_probe``, each sort or ``nsmallest`` input into ``_ties``, returning
-the rewritten tree and its ``Site`` list.  ``load_shadow(tally)`` executes those trees, and a
-fresh copy of data/vectors.py bound to them, as the package ``SHADOW`` whose probes count into
-the ``Tally``; every module of ``SHARED`` (no decision of the contract in it) is the real one.
-The reference itself is never touched.  A module of the suite that data/vectors.py imports must
+the rewritten tree and its ``Site`` list.  ``load_shadow(tally)`` executes those trees, and
+fresh copies of the ``FRESH`` modules bound to them, as the package ``SHADOW`` whose probes
+count into the ``Tally``; every module of ``SHARED`` (no decision of the contract in it) is the
+real one.
+The reference itself is never touched.  A module of the suite that a ``FRESH`` one imports must
 be in ``SHARED`` or ``INSTRUMENTED``; one that imports the solver or the driver and is used by
 the census run must be instrumented, or the census measures the uninstrumented reference.
 """
@@ -42,8 +43,11 @@ INSTRUMENTED = ("solver.vector", "solver.halfplane", "solver.obstacle", "solver.
 SHARED = ("errors", "jsonfile", "contract.float_bits", "contract.schema_files", "contract.generators",
           "contract.strict_yaml", "contract.expectations", "contract.scenario", "contract.state_hash",
           "data.vector_edges", "data.vector_lattice", "data.vector_neighbors", "data.vector_boundaries",
-          "data.vector_random", "data.vector_bands", "data.vector_operators", "data.vector_offaxis")
+          "data.vector_random", "data.vector_bands", "data.vector_operators", "data.vector_offaxis",
+          "data.family")
 """Modules the shadow shares with the real package (no decision of the contract in them)."""
+FRESH = ("data.vector_family", "data.vectors")
+"""Executed afresh, in order, bound to the instrumented modules: the family records, the vectors."""
 
 
 @dataclass(frozen=True)
@@ -211,8 +215,9 @@ def _category(a, b) -> str | None:
 
 
 def load_shadow(tally: "Tally | Trace") -> types.ModuleType:
-    """The instrumented package: solver and driver rewritten, a fresh ``vectors`` bound to them,
-    every other module of the suite shared with the real package.  Returns the shadow ``vectors``."""
+    """The instrumented package: solver and driver rewritten, fresh ``FRESH`` modules bound to
+    them, every other module of the suite shared with the real package.  Returns the shadow
+    ``vectors``."""
     for name in list(sys.modules):
         if name == SHADOW or name.startswith(SHADOW + "."):
             del sys.modules[name]
@@ -220,9 +225,8 @@ def load_shadow(tally: "Tally | Trace") -> types.ModuleType:
     root.__path__ = []  # a package, so that relative imports resolve inside it
     sys.modules[SHADOW] = root
     for stage in ("contract", "data", "solver"):
-        package = types.ModuleType(f"{SHADOW}.{stage}")
+        package = sys.modules[f"{SHADOW}.{stage}"] = types.ModuleType(f"{SHADOW}.{stage}")
         package.__path__ = []
-        sys.modules[package.__name__] = package
     for shared in SHARED:
         sys.modules[f"{SHADOW}.{shared}"] = importlib.import_module(f"conformance.{shared}")
     for module in INSTRUMENTED:
@@ -233,16 +237,14 @@ def load_shadow(tally: "Tally | Trace") -> types.ModuleType:
         mod = sys.modules[name] if module == "solver" else types.ModuleType(name)
         mod.__package__ = name if module == "solver" else name.rpartition(".")[0]
         mod.__file__ = str(source_path(module))
-        mod._probe = tally.probe
-        mod._ties = tally.ties
+        mod._probe, mod._ties = tally.probe, tally.ties
         sys.modules[name] = mod
         exec(compile(tree, str(source_path(module)), "exec"), mod.__dict__)
-    vectors = types.ModuleType(f"{SHADOW}.data.vectors")
-    vectors.__package__ = f"{SHADOW}.data"
-    sys.modules[vectors.__name__] = vectors
-    source = source_path("data.vectors")
-    exec(compile(source.read_text(encoding="utf-8"), str(source), "exec"), vectors.__dict__)
-    return vectors
+    for module in FRESH:
+        fresh = sys.modules[f"{SHADOW}.{module}"] = types.ModuleType(f"{SHADOW}.{module}")
+        fresh.__package__, source = f"{SHADOW}.data", source_path(module)
+        exec(compile(source.read_text(encoding="utf-8"), str(source), "exec"), fresh.__dict__)
+    return sys.modules[f"{SHADOW}.data.vectors"]
 
 
 # ----------------------------------------------------------------------------- tracing one call
@@ -313,10 +315,8 @@ class Trace:
 
     def reset(self) -> None:
         self.flip = None
-        self.seen.clear()
-        self.closest.clear()
-        self.outcome.clear()
-        self.integer.clear()
+        for seen in (self.seen, self.closest, self.outcome, self.integer):
+            seen.clear()
 
 
 def _on_roots(fn, a, b, result: bool) -> bool:

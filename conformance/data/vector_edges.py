@@ -1,7 +1,11 @@
 """Edge cases of the primitive families: inputs built so that the solver's comparisons tie
 and its tolerances bite.
 
-Contract: ``cases(name, rng)`` returns raw argument lists for one family, drawn from
+Contract: each public function below (``segment_distance``, ``support``, ``case_form``,
+``agent_constraint``, ``segment_constraint``, ``for_boundary``, ``programs``; the neighbor
+queries' are vector_neighbors.py's) is the edge maker (data/family.py's kind ``edges``) of the
+families data/vector_family.py gives it (``programs`` takes the family's name too; the others
+only the rng), and returns raw argument lists, drawn from
 distributions that put values on (or within rounding of) the boundaries that uniform random
 inputs almost never reach: a clamp parameter of exactly 0 or 1, a squared distance equal to
 r*r, a domain test within its tolerance, near-parallel lines at the parallel epsilon, lines
@@ -19,13 +23,12 @@ import random
 from math import sqrt
 
 from ..solver import linear_program, obstacle
-from . import vector_neighbors
 from .vector_lattice import lattice_lines, near_parallel_lines, small
 
 BOUNDARY_EPSILON = 1e-6
 """ForBoundary's margin (the C port's OC_BOUNDARY_EPSILON; docs/spec-notes.md)."""
 
-def _segment_distance(rng: random.Random) -> list[list]:
+def segment_distance(rng: random.Random) -> list[list]:
     cases = []
     for _ in range(150):
         # the foot of the origin at an end: b perpendicular to b - a, so t rounds to 0 or 1
@@ -161,7 +164,7 @@ def _support_small_integers(rng: random.Random) -> list[list]:
     return cases
 
 
-def _support(rng: random.Random) -> list[list]:
+def support(rng: random.Random) -> list[list]:
     cases = _domain_ties(rng)
     cases += _support_leg_tangents(rng)
     cases += _support_touching(rng)
@@ -184,7 +187,7 @@ def _support(rng: random.Random) -> list[list]:
     return cases
 
 
-def _case_form(rng: random.Random) -> list[list]:
+def case_form(rng: random.Random) -> list[list]:
     cases = []
     while len(cases) < 150:
         # integers: dot1 * dot1 == r * r * ww and cross == 0 happen exactly
@@ -204,7 +207,7 @@ def _case_form(rng: random.Random) -> list[list]:
     return cases
 
 
-def _agent_constraint(rng: random.Random) -> list[list]:
+def agent_constraint(rng: random.Random) -> list[list]:
     cases = []
     for _ in range(100):
         a = (small(rng), small(rng))
@@ -214,7 +217,7 @@ def _agent_constraint(rng: random.Random) -> list[list]:
     return cases
 
 
-def _segment_constraint(rng: random.Random) -> list[list]:
+def segment_constraint(rng: random.Random) -> list[list]:
     cases = []
     for _ in range(100):
         # segments at distance exactly r (overlap by <=), lattice ends
@@ -233,7 +236,7 @@ def _segment_constraint(rng: random.Random) -> list[list]:
     return cases
 
 
-def _for_boundary(rng: random.Random) -> list[list]:
+def for_boundary(rng: random.Random) -> list[list]:
     cases = []
     for _ in range(300):
         # axis-aligned segment of dyadic length L: the foot parameter s = -a.e / e.e is exact,
@@ -252,7 +255,7 @@ def _for_boundary(rng: random.Random) -> list[list]:
     return cases
 
 
-def _programs(name: str, rng: random.Random) -> list[list]:
+def programs(name: str, rng: random.Random) -> list[list]:
     cases = []
     for n in range(300):
         radius = rng.choice([1.0, 2.0, 0.5, 3.0])
@@ -324,22 +327,3 @@ def _relax_edges(rng: random.Random) -> list[list]:
             for tilt in (1e-12, 3e-12):
                 cases.append([[(0.0, -1.5, 0.0, -1.0), (px, py, 0.0, 1.0), (px, py, tilt, 1.0)], 0, 2.0, 1])
     return cases
-
-
-_EDGES = {
-    "segment_distance_squared": lambda name, rng: _segment_distance(rng),
-    "support_distance": lambda name, rng: _support(rng),
-    "agent_case_form": lambda name, rng: _case_form(rng),
-    "agent_constraint": lambda name, rng: _agent_constraint(rng),
-    "segment_constraint": lambda name, rng: _segment_constraint(rng),
-    "for_boundary": lambda name, rng: _for_boundary(rng),
-    "solve_closest": _programs, "solve_direction": _programs, "relax": _programs,
-    "agent_neighbors": lambda name, rng: vector_neighbors.agent_neighbors(rng),
-    "obstacle_neighbors": lambda name, rng: vector_neighbors.obstacle_neighbors(rng),
-}
-
-
-def cases(name: str, rng: random.Random) -> list[list]:
-    """Edge cases of one family (none for the driver's families, whose inputs are exact)."""
-    maker = _EDGES.get(name)
-    return maker(name, rng) if maker else []

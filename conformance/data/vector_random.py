@@ -1,10 +1,11 @@
 """Random inputs of the vector families that are drawn without asking the reference.
 
-Contract: ``MAKERS`` maps a family name to its maker ``(name, rng) -> raw argument lists``
-for every family whose random cases need no result of the solver to be drawn (distances,
+Contract: each public ``(name, rng) -> raw argument lists`` function below is the random maker
+(data/family.py's kind ``random``) of the families data/vector_family.py gives it, for every
+family whose random cases need no result of the solver to be drawn (distances,
 agent and segment constraints, ForBoundary, neighbor selection, the driver's rules, one
 agent's step); ``magnitude``, ``point``, ``unit``, ``program_lines`` and ``TOUCHING`` are the
-draws and the found segments that data/vectors.py's own makers (the support form and the
+draws and the found segments that data/vector_family.py's own makers (the support form and the
 linear programs, which consult the reference) share.  Every value comes from the caller's rng
 in a fixed order: the stored vectors depend on it bit for bit.  Inputs only: nothing here
 imports the solver or the driver (the census shares this module).
@@ -56,7 +57,7 @@ TOUCHING = (
 """Segments whose end a has a.a < r*r by rounding while SegmentDistanceSquared > r*r (found by search)."""
 
 
-def _segment_distance(name: str, rng: random.Random) -> list[list]:
+def segment_distance(name: str, rng: random.Random) -> list[list]:
     cases: list[list] = []
     for _ in range(300):
         s = magnitude(rng)
@@ -68,7 +69,7 @@ def _segment_distance(name: str, rng: random.Random) -> list[list]:
     return cases
 
 
-def _agent_forms(name: str, rng: random.Random) -> list[list]:
+def agent_forms(name: str, rng: random.Random) -> list[list]:
     cases: list[list] = []
     for _ in range(600):
         r = rng.uniform(0.05, 2.0)
@@ -92,7 +93,7 @@ def _agent_forms(name: str, rng: random.Random) -> list[list]:
     return cases
 
 
-def _segment_constraint(name: str, rng: random.Random) -> list[list]:
+def segment_constraint(name: str, rng: random.Random) -> list[list]:
     cases: list[list] = []
     for _ in range(500):
         s = rng.choice([1.0, 3.0, 10.0])
@@ -106,7 +107,7 @@ def _segment_constraint(name: str, rng: random.Random) -> list[list]:
     return cases
 
 
-def _for_boundary(name: str, rng: random.Random) -> list[list]:
+def for_boundary(name: str, rng: random.Random) -> list[list]:
     cases: list[list] = []
     for _ in range(400):
         s = rng.choice([1.0, 3.0, 10.0])
@@ -119,7 +120,7 @@ def _for_boundary(name: str, rng: random.Random) -> list[list]:
     return cases
 
 
-def _neighbors(name: str, rng: random.Random) -> list[list]:
+def neighbors(name: str, rng: random.Random) -> list[list]:
     cases: list[list] = []
     if name == "obstacle_neighbors":
         for _ in range(200):
@@ -142,7 +143,7 @@ def _neighbors(name: str, rng: random.Random) -> list[list]:
     return cases
 
 
-def _driver(name: str, rng: random.Random) -> list[list]:
+def driver(name: str, rng: random.Random) -> list[list]:
     cases: list[list] = []
     seeds = [0, 1, 7, 12345, 2 ** 53 - 1, 2 ** 32 + 5]
     if name in ("splitmix64", "uniform"):
@@ -183,7 +184,7 @@ def _crowd_walls(rng: random.Random, x: float, y: float) -> list[tuple[float, fl
     return walls
 
 
-def _agent_step(name: str, rng: random.Random) -> list[list]:
+def agent_step(name: str, rng: random.Random) -> list[list]:
     """Small crowds with walls and per-agent parameters (horizons that differ between agents and
     obstacles, speeds, radii, neighbor limits 0 and 1), some starting in overlap."""
     cases: list[list] = []
@@ -218,13 +219,3 @@ def _agent_step(name: str, rng: random.Random) -> list[list]:
         cases.append([0, [0.0, 0.75], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [1.0, 0.0], [0.0, 0.0], [0.5, 0.5],
                       [1.0, 1.0], [2.0, 2.0], [1, 1], [3.0, 3.0], [2.0, 2.0], [(-1.0, y, 1.0, y)], 0.1])
     return cases
-
-
-MAKERS = {
-    "segment_distance_squared": _segment_distance, "agent_case_form": _agent_forms, "agent_constraint": _agent_forms,
-    "segment_constraint": _segment_constraint, "for_boundary": _for_boundary,
-    "obstacle_neighbors": _neighbors, "agent_neighbors": _neighbors,
-    "splitmix64": _driver, "uniform": _driver, "preferred_velocity": _driver,
-    "agent_step": _agent_step,
-}
-"""Family name -> maker of its random cases, for the families drawn without the reference."""

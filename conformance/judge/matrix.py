@@ -72,11 +72,11 @@ def compare_scenario(scenario: Scenario, runner: Runner, goldens: Path, referenc
                         protocol, shared)
 
 
-FORMULA_FAMILIES = frozenset({"segment_distance_squared", "support_distance", "agent_case_form", "agent_constraint",
-                              "segment_constraint", "uniform", "preferred_velocity"})
-"""Primitives that are one formula of their arguments (few decisions).  The composite ones (the
-linear program, the neighbor lists, agent_step) amplify a rounding difference into other
-decisions, so their failures follow from it and are not counted."""
+FORMULA_FAMILIES = vectors.FAMILIES.names(lambda f: f.formula)
+"""Primitives that are one formula of their arguments (few decisions): the family records'
+``formula`` flag, a live view.  The composite ones (the linear program, the neighbor lists,
+agent_step) amplify a rounding difference into other decisions, so their failures follow from
+it and are not counted."""
 ROUNDING_FAMILIES = 3
 ROUNDING_SHARE = (9, 10)
 """The arithmetic itself differs (FMA contraction, x87, fast-math) when at least this many

@@ -97,33 +97,9 @@ class VectorFailure(tuple):
         return self[1]
 
 
-ARG_NAMES: dict[str, tuple[str, ...]] = {
-    "segment_distance_squared": ("ax", "ay", "bx", "by"),
-    "support_distance": ("ax", "ay", "bx", "by", "r", "tau", "xx", "xy", "overlap"),
-    "agent_case_form": ("ax", "ay", "r", "tau", "xx", "xy"),
-    "agent_constraint": ("ax", "ay", "r", "tau", "dt", "vax", "vay", "vbx", "vby"),
-    "segment_constraint": ("ax", "ay", "bx", "by", "r", "tau", "dt"),
-    "for_boundary": ("ax", "ay", "bx", "by", "clearance", "tau"),
-    "solve_closest": ("lines", "R", "px", "py"),
-    "solve_direction": ("lines", "R", "ox", "oy"),
-    "relax": ("lines", "hardCount", "R", "failed"),
-    "obstacle_neighbors": ("x", "y", "reach", "segments"),
-    "agent_neighbors": ("i", "xs", "ys", "nd", "maxNeighbors"),
-    "splitmix64": ("seed", "n"),
-    "uniform": ("seed", "n"),
-    "preferred_velocity": ("px", "py", "waypoints", "k", "goalRadius", "maxSpeed", "dt", "seed", "magnitude", "step",
-                           "agent", "agentCount"),
-    "agent_step": ("i", "xs", "ys", "vxs", "vys", "prefxs", "prefys", "radii", "max_speeds", "neighbor_distances",
-                   "max_neighbors", "time_horizons", "time_horizon_obsts", "segments", "dt"),
-}
-RESULT_NAMES: dict[str, tuple[str, ...]] = {
-    "segment_distance_squared": ("d2",), "support_distance": ("d", "nx", "ny"),
-    "agent_case_form": ("ux", "uy", "nx", "ny"), "agent_constraint": ("Px", "Py", "Nx", "Ny"),
-    "segment_constraint": ("Px", "Py", "Nx", "Ny"), "for_boundary": ("plane",),
-    "solve_closest": ("vx", "vy", "failed"), "solve_direction": ("vx", "vy", "failed"), "relax": ("vx", "vy"),
-    "obstacle_neighbors": ("indices",), "agent_neighbors": ("indices",), "splitmix64": ("z",), "uniform": ("u",),
-    "preferred_velocity": ("prefx", "prefy", "k"), "agent_step": ("lines", "hardCount", "vx", "vy"),
-}
+ARG_NAMES = vectors.FAMILIES.view(lambda f: f.arg_names, lambda f: bool(f.arg_names))
+RESULT_NAMES = vectors.FAMILIES.view(lambda f: f.result_names, lambda f: bool(f.result_names))
+"""family name -> the names of its arguments, of its results (live views of the records)."""
 LIST_ITEMS = 8
 """Items of a list argument shown before "..."."""
 

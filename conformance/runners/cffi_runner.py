@@ -6,7 +6,8 @@ C once per batch of steps: ``oc_Run_Advance`` writes every state's canonical byt
 buffer, which is hashed here.  A non-finite state ends the hashes with a ``RunnerError`` naming
 the step, agent and field ("non-finite state at step k: agent i velocity.x is nan"); ``dump``
 reaches that state but no further.  The ``agent_step`` vectors go through the simulator's
-per-agent API (a fresh ``oc_Simulator`` per case), the others through the primitives.
+per-agent API (a fresh ``oc_Simulator`` per case), the others through the primitives; each
+family reaches its glue through its record's ``c_name`` (data/vector_family.py).
 """
 
 from __future__ import annotations
@@ -294,22 +295,26 @@ def _agent_step(ffi, lib, i, xs, ys, vxs, vys, prefxs, prefys, radii, max_speeds
     return [_plane_tuple(planes[k]) for k in range(count)], hard[0], v.x, v.y
 
 
-_PRIMITIVES = {
-    "segment_distance_squared": lambda ffi, lib, ax, ay, bx, by: (lib.oc_SegmentDistanceSquared(_v(ax, ay), _v(bx, by)),),
-    "support_distance": _support,
-    "agent_case_form": _case,
-    "agent_constraint": lambda ffi, lib, ax, ay, r, tau, dt, vax, vay, vbx, vby: _plane_tuple(
+_GLUE = {
+    "oc_SegmentDistanceSquared": lambda ffi, lib, ax, ay, bx, by: (
+        lib.oc_SegmentDistanceSquared(_v(ax, ay), _v(bx, by)),),
+    "oc_SupportDistance": _support,
+    "oc_AgentCaseForm": _case,
+    "oc_AgentConstraint": lambda ffi, lib, ax, ay, r, tau, dt, vax, vay, vbx, vby: _plane_tuple(
         lib.oc_AgentConstraint(_v(ax, ay), r, tau, dt, _v(vax, vay), _v(vbx, vby))),
-    "segment_constraint": lambda ffi, lib, ax, ay, bx, by, r, tau, dt: _plane_tuple(
+    "oc_SegmentConstraint": lambda ffi, lib, ax, ay, bx, by, r, tau, dt: _plane_tuple(
         lib.oc_SegmentConstraint(_v(ax, ay), _v(bx, by), r, tau, dt)),
-    "for_boundary": _for_boundary,
-    "solve_closest": _solve("oc_SolveClosest"),
-    "solve_direction": _solve("oc_SolveDirection"),
-    "relax": _relax,
-    "obstacle_neighbors": _obstacle_neighbors,
-    "agent_neighbors": _agent_neighbors,
-    "splitmix64": lambda ffi, lib, seed, n: (f"{lib.oc_SplitMix64(seed, n):016x}",),
-    "uniform": lambda ffi, lib, seed, n: (lib.oc_Uniform(seed, n),),
-    "preferred_velocity": _preferred,
-    "agent_step": _agent_step,
+    "oc_ForBoundary": _for_boundary,
+    "oc_SolveClosest": _solve("oc_SolveClosest"),
+    "oc_SolveDirection": _solve("oc_SolveDirection"),
+    "oc_Relax": _relax,
+    "oc_ObstacleNeighbors": _obstacle_neighbors,
+    "oc_AgentNeighbors": _agent_neighbors,
+    "oc_SplitMix64": lambda ffi, lib, seed, n: (f"{lib.oc_SplitMix64(seed, n):016x}",),
+    "oc_Uniform": lambda ffi, lib, seed, n: (lib.oc_Uniform(seed, n),),
+    "oc_PreferredVelocity": _preferred,
+    "oc_Simulator_Constraints": _agent_step,
 }
+"""The C port's entry point (a family record's ``c_name``) -> the glue that calls it."""
+_PRIMITIVES = vectors.FAMILIES.view(lambda f: _GLUE[f.c_name], lambda f: f.c_name in _GLUE)
+"""Family name -> its glue: a live view of the family records."""

@@ -5,7 +5,8 @@ same C functions (docs/wasm.md).  ``ExportLayerRunner`` runs scenes, dumps and p
 vectors through them for any engine: a subclass gives ``_guest()``, a ready ``GuestMemory``
 (an instance, a reset CPU) and its fuel settings; every call gets a budget proportional to its
 work, so a runaway guest becomes a ``RunnerError``.  ``PRIMITIVES`` is the vector glue, one
-function per family, in the guest's byte order.
+function per family (a view of the family records: each record's ``wasm_name`` is its export,
+``GLUE`` the code that calls it), in the guest's byte order.
 """
 
 from __future__ import annotations
@@ -292,20 +293,30 @@ def _agent_step(inst, fuel, i, xs, ys, vxs, vys, prefxs, prefys, radii, max_spee
     return (lines, inst.ints(hard_at, 1)[0], *inst.results(2))
 
 
-PRIMITIVES = {
-    "segment_distance_squared": _scalar("orca_segment_distance_squared", 1),
-    "support_distance": _support,
-    "agent_case_form": _scalar("orca_agent_case_form", 4),
-    "agent_constraint": _scalar("orca_agent_constraint", 4),
-    "segment_constraint": _scalar("orca_segment_constraint", 4),
-    "for_boundary": _for_boundary,
-    "solve_closest": _solve("orca_solve_closest"),
-    "solve_direction": _solve("orca_solve_direction"),
-    "relax": _relax,
-    "obstacle_neighbors": _obstacle_neighbors,
-    "agent_neighbors": _agent_neighbors,
-    "splitmix64": _splitmix,
-    "uniform": _uniform,
-    "preferred_velocity": _preferred,
-    "agent_step": _agent_step,
+GLUE = {
+    "orca_support_distance": _support,
+    "orca_for_boundary": _for_boundary,
+    "orca_solve_closest": _solve("orca_solve_closest"),
+    "orca_solve_direction": _solve("orca_solve_direction"),
+    "orca_relax": _relax,
+    "orca_obstacle_neighbors": _obstacle_neighbors,
+    "orca_agent_neighbors": _agent_neighbors,
+    "orca_splitmix64": _splitmix,
+    "orca_uniform": _uniform,
+    "orca_preferred_velocity": _preferred,
+    "orca_agent_step": _agent_step,
 }
+"""Export -> the glue that calls it (lists into guest memory, integers as the ABI passes them).
+An export of doubles only, giving doubles only, needs none: ``_scalar`` calls it."""
+
+
+def glue(family: vectors.Family):
+    """The glue of a family's export (its record's ``wasm_name``); None when the layer has none."""
+    call = GLUE.get(family.wasm_name)
+    if call is None and family.wasm_name and set(family.args) == {"d"} and set(family.result) == {"d"}:
+        return _scalar(family.wasm_name, len(family.result))
+    return call
+
+
+PRIMITIVES = vectors.FAMILIES.view(glue, lambda f: glue(f) is not None)
+"""Family name -> its glue: a live view of the family records."""

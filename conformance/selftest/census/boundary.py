@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
-from ...data.shadow import INSTRUMENTED, SHADOW, Site, Tally, instrumented_tree, load_shadow, source_path
+from ...data.shadow import FRESH, INSTRUMENTED, SHADOW, Site, Tally, instrumented_tree, load_shadow, source_path
 from .bands import OPEN_STATUSES, BandRow, band_problems, band_rows, committed_problems, format_bands
 
 CENSUS_FORMAT = "orca-census/1"
@@ -178,8 +178,8 @@ def rows(sites: list[Site], tally: Tally) -> list[CensusRow]:
 def digest(vector_folder: Path, scenarios: Iterable) -> str:
     """What a census depends on: the instrumented sources, the vectors and the scenes."""
     h = hashlib.sha256()
-    for module in INSTRUMENTED + ("data.vectors", "selftest.census.boundary", "data.shadow", "data.band_kinds",
-                                  "data.vector_bands", "selftest.census.bands", "selftest.census.band_arguments"):
+    for module in INSTRUMENTED + FRESH + ("selftest.census.boundary", "data.shadow", "data.band_kinds",
+                                          "data.vector_bands", "selftest.census.bands", "selftest.census.band_arguments"):
         h.update(module.encode() + source_path(module).read_bytes())
     for path in sorted(vector_folder.glob("*.json")):
         h.update(path.name.encode() + path.read_bytes())

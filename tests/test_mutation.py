@@ -7,6 +7,8 @@ vectors makes the suite blind to a mistake it used to catch.
 
 from __future__ import annotations
 
+import pytest
+
 from collections import Counter
 
 
@@ -43,6 +45,7 @@ def test_mutant_generation_covers_every_operator() -> None:
     assert generate_mutants() == mutants  # stable ids and order
 
 
+@pytest.mark.heavy
 def test_fixed_sample_is_still_killed() -> None:
     by_id = {m.id: m for m in generate_mutants()}
     missing = [i for i in SAMPLE if i not in by_id]

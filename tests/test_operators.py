@@ -156,6 +156,7 @@ def _sample() -> list[str]:
     return sorted(chosen.values())
 
 
+@pytest.mark.heavy
 def test_a_fixed_sample_gets_the_committed_verdict_from_scratch() -> None:
     sample = _sample()
     assert len(sample) >= len(CLASSES) - 1
@@ -231,6 +232,7 @@ def test_a_bad_reviewed_file_is_one_error(tmp_path: Path) -> None:
     assert "equivalent.json" in str(err.value) and "equivalent[0].proof.result" in str(err.value)
 
 
+@pytest.mark.heavy
 def test_an_overflowing_off_by_one_is_a_sanitizer_kill_under_asan() -> None:
     """One step too many writes past the output buffer: a heap overflow, named as such."""
     from conformance.runners.build.sanitizer import unavailable

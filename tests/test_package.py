@@ -30,8 +30,9 @@ def _installed(name: str) -> bool:
     return True
 
 
-pytestmark = pytest.mark.skipif(not _installed("build"),
-                                reason="PyPI's build is not installed (pip install -e '.[test]' installs it)")
+pytestmark = [pytest.mark.heavy,  # an sdist and a wheel built, one installed
+              pytest.mark.skipif(not _installed("build"),
+                                 reason="PyPI's build is not installed (pip install -e '.[test]' installs it)")]
 
 SHIPPED = ("scenarios/", "goldens/", "runners/", "docs/census/census.json", "docs/mutation/equivalent.json",
            "docs/operators/equivalent.json")

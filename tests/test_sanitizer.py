@@ -110,6 +110,7 @@ def test_the_runtime_is_preloaded_with_its_options(name: str) -> None:
     assert "halt_on_error=1" in options and "exitcode=66" in options
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("name", SANITIZERS)
 def test_the_unmutated_sources_survive_under_each_sanitizer(name: str) -> None:
     """No sanitizer changes a bit: every vector family and every non-slow scenario on every run
@@ -119,6 +120,7 @@ def test_the_unmutated_sources_survive_under_each_sanitizer(name: str) -> None:
     assert found["status"] == "survived", found
 
 
+@pytest.mark.heavy
 def test_a_heap_overflow_is_a_kill_by_asan_every_time() -> None:
     _need("address")
     overflow, spans = _mutant(OVERFLOW), _mutant(SPANS)
@@ -131,6 +133,7 @@ def test_a_heap_overflow_is_a_kill_by_asan_every_time() -> None:
     assert "during scenario:orca/antipodal-circle-300" in outcomes[3].detail
 
 
+@pytest.mark.heavy
 def test_a_data_race_in_the_threaded_step_is_a_kill_by_tsan_every_time() -> None:
     _need("thread")
     race = _mutant(RACE)

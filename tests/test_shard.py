@@ -62,6 +62,7 @@ def test_a_bad_shard_is_one_error_line_naming_the_option(text: str, capsys) -> N
         parse_shard(text)
 
 
+@pytest.mark.heavy  # four matrix runs, shared by the module's fixture
 def test_a_shard_report_says_which_shard_it_is(runs) -> None:
     _, shards = runs
     second = load_report(shards[1])  # valid against the report schema, shard fields included
@@ -71,6 +72,7 @@ def test_a_shard_report_says_which_shard_it_is(runs) -> None:
     assert 'name="shard" value="2/3"' in (shards[1].parent / "junit.xml").read_text(encoding="utf-8")
 
 
+@pytest.mark.heavy  # four matrix runs, shared by the module's fixture
 def test_merge_of_the_shards_is_the_unsharded_report_cell_for_cell(runs, tmp_path: Path, capsys) -> None:
     whole, shards = runs
     assert cli.main(["merge", *map(str, reversed(shards)), "--out", str(tmp_path)]) == 1  # the red cells
@@ -86,6 +88,7 @@ def test_merge_of_the_shards_is_the_unsharded_report_cell_for_cell(runs, tmp_pat
     assert len(merged["reports"]) == 3 and not merged["notes"]
 
 
+@pytest.mark.heavy  # four matrix runs, shared by the module's fixture
 def test_a_missing_shard_is_a_warning_naming_its_columns(runs, tmp_path: Path, capsys) -> None:
     _, shards = runs
     assert cli.main(["merge", str(shards[0]), str(shards[2]), "--out", str(tmp_path)]) == 1
@@ -94,6 +97,7 @@ def test_a_missing_shard_is_a_warning_naming_its_columns(runs, tmp_path: Path, c
     assert "shard 2/3" in (tmp_path / "matrix.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.heavy  # four matrix runs, shared by the module's fixture
 def test_a_shard_given_twice_is_fine_and_a_contradicting_one_is_refused(runs) -> None:
     _, shards = runs
     reports = [(str(p), load_report(p)) for p in shards]

@@ -17,7 +17,11 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import pytest
+
 from conftest import ROOT
+
+pytestmark = pytest.mark.heavy  # the shared-state files run twice, serially and on two workers
 
 SHARED_STATE = ("test_census.py", "test_first_decision.py", "test_foreign_diagnosis.py", "test_build_lock.py",
                 "test_clauses.py")

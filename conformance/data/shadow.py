@@ -371,9 +371,10 @@ def _tolerance_side(site: str) -> int | None:
 
 _TRACED: tuple[types.ModuleType, Trace] | None = None
 TRACE_LOCK = threading.RLock()
-"""Held by whoever runs a traced call and reads its Trace: there is one per process, and the
-matrix diagnoses columns in several threads at once (a trace read while another thread's call
-writes it cites the wrong clause)."""
+"""Held by whoever runs a traced call and reads its Trace, and by ``traced()`` while it loads the
+shadow: there is one per process, and the matrix diagnoses columns in several threads at once (a
+trace read while another thread's call writes it cites the wrong clause; two loads at once delete
+each other's half-built modules, a ModuleNotFoundError in the matrix)."""
 _TRACED_MODULES: dict[str, types.ModuleType] = {}
 
 
@@ -383,14 +384,15 @@ def traced() -> tuple[types.ModuleType, Trace]:
     a later census run; the modules returned here keep their own bindings, and each call puts
     them back in ``sys.modules`` (a traced call's imports at run time must find them)."""
     global _TRACED
-    if _TRACED is None:
-        trace = Trace()
-        _TRACED = (load_shadow(trace), trace)
-        _TRACED_MODULES.update({name: module for name, module in sys.modules.items()
-                                if name == SHADOW or name.startswith(SHADOW + ".")})
-    else:  # a census run in between replaced them: the imports a traced call makes must find these
-        sys.modules.update(_TRACED_MODULES)
-    return _TRACED
+    with TRACE_LOCK:  # two columns' first citations at once: one loads, the other waits for it
+        if _TRACED is None:
+            trace = Trace()
+            _TRACED = (load_shadow(trace), trace)
+            _TRACED_MODULES.update({name: module for name, module in sys.modules.items()
+                                    if name == SHADOW or name.startswith(SHADOW + ".")})
+        else:  # a census run in between replaced them: the imports a traced call makes must find these
+            sys.modules.update(_TRACED_MODULES)
+        return _TRACED
 
 
 def traced_module(name: str) -> types.ModuleType:

@@ -73,10 +73,23 @@ def test_the_catalogue_holds_a_few_dozen_documented_misreadings() -> None:
 
 
 def test_every_entry_caught_in_a_scene_declares_the_cause_its_cell_must_name() -> None:
-    """controls calls an entry MISCAUSED when its cell's headline does not match ``cause``."""
-    for control in misreadings():
+    """controls calls an entry MISCAUSED when its cell's headline does not match ``cause``: every
+    catalogue entry and every toolchain control declares one (the careless Python ports, which
+    answer no primitive, do not yet)."""
+    from conformance.selftest.controls.catalogue import TOOLCHAIN_CONTROLS
+    for control in misreadings() + TOOLCHAIN_CONTROLS:
         if not (control.equivalent or control.no_scene):
             assert control.cause, f"{control.name}: no cause"
+    assert {c.name for c in TOOLCHAIN_CONTROLS} >= {"fma-arm64", "x87-i386", "fast-math-x64", "reciprocal-math-x64",
+                                                     "associative-math-x64", "unsafe-math-x64"}
+
+
+def test_the_share_named_right_counts_only_caught_controls_that_declare_a_cause() -> None:
+    from conformance.selftest.controls.catalogue import MISCAUSED, ControlResult, named_share
+    by_name = {c.name: c for c in CONTROLS}
+    results = [ControlResult(by_name["fma-arm64"], CAUGHT), ControlResult(by_name["x87-i386"], MISCAUSED),
+               ControlResult(by_name["textbook-ttc"], CAUGHT), ControlResult(by_name["reciprocal-math-x64"], SKIPPED)]
+    assert named_share(results) == (1, 2)
 
 
 def test_a_misreading_caught_only_by_vectors_is_a_gap() -> None:

@@ -16,7 +16,7 @@ from typing import Callable
 from ...contract.scenario import Scenario
 from ...errors import InputError, did_you_mean
 from ...progress import Progress
-from .catalogue import CONTROLS, Control, format_controls, run_control, summarize
+from .catalogue import CONTROLS, Control, format_controls, named_share, run_control, summarize
 
 
 def choose_controls(only: str | None) -> list[Control]:
@@ -45,6 +45,12 @@ def run_controls(chosen: list[Control], scenarios: list[Scenario], goldens: Path
     say(format_controls(results))
     counts, gaps = summarize(results)
     say("\ncontrols: " + ", ".join(f"{n} {status.lower()}" for status, n in sorted(counts.items())))
+    named, declared = named_share(results)
+    if declared:
+        silent = [r.control.name for r in results if not r.control.cause and not r.control.equivalent
+                  and not r.control.no_scene]
+        say(f"controls: the cell names the cause in {named} of {declared} caught controls that declare one "
+            f"({100 * named // declared} %)" + (f"; none declared by {', '.join(silent)}" if silent else ""))
     if gaps:
         say("controls: not caught in any scenario: " + ", ".join(gaps)
             + " (add a scene that reaches the decision, or argue equivalence in the entry)")

@@ -159,7 +159,8 @@ def _list_cause(k: int, scene: Scene, runner: Runner, agent: int, expected_prev:
     citation = boundary or cite_constraint(scene, expected_prev, difference, reference.lines, port.lines,
                                            reference.hard, runner)
     facts = list_fact(reference, port, difference), list_fact(reference, port, difference, counts=False)
-    headline, key = (_list_headline(w, difference, citation, f) for w, f in zip((f"agent {agent}'s", "an agent's"), facts))
+    headline, key = (_list_headline(w, difference, citation, f)
+                     for w, f in zip((f"agent {agent}'s", "an agent's"), facts))
     return Cause(CONSTRAINTS, f"solver bug in the constraint list of agent {agent}: {_WHERE.format(k - 1)}, the port's "
                  f"agent_step gives {_constraints(port)}, the reference {_constraints(reference)}; "
                  f"{difference.describe()}{reading}", headline, key, citation, constraint=difference,

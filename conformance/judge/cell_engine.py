@@ -14,7 +14,9 @@ between runs, a dump that disagrees with a run), which a diagnosis judged from t
 and dumps then says first.  The matrix runs both rows before a column's scenarios and passes
 what they found; the pytest plugin and fuzz pass functions that run them when first needed.
 ``shared``: a column's ``SharedCauses`` (shared_causes.py), so that the dear searches of a
-diagnosis run once per cause and column; None searches every cell in full.
+diagnosis run once per cause and column; None searches every cell in full.  A diagnosis is
+never changed: what the rows add (``attach_vector_failure``, ``protocol_finding.say_first``) is a
+new Diagnosis (``dataclasses.replace``) that the cell then holds.
 
 Every place that turns a port's hashes into a verdict goes through these two: the matrix and
 the pytest plugin (``matrix.compare_scenario``), fuzz's cells and its shrink oracle, the

@@ -136,7 +136,8 @@ class Diagnosis:
                           "expected": c.expected, "got": c.got, "reading": c.reading}
         return {"step": self.step, "state": diff(self.state), "cause": self.cause, "kind": str(self.kind), "key": self.key,
                 "preferred": diff(self.preferred), "constraint": constraint, "encoding": self.encoding,
-                "non_finite": "" if self.non_finite is None else str(self.non_finite), "vector_family": self.vector_family, "vector_case": self.vector_case,
+                "non_finite": "" if self.non_finite is None else str(self.non_finite),
+                "vector_family": self.vector_family, "vector_case": self.vector_case,
                 "vector_detail": self.vector_detail, "notes": list(self.notes), "summary": self.summary(),
                 "clauses": self.citation.ids if self.citation is not None else [],
                 "clause_found": self.citation.found if self.citation is not None else False,

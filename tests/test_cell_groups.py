@@ -21,10 +21,12 @@ from conformance.judge import cell_text
 from conformance.judge.cell import DIVERGED, Cell
 from conformance.judge.cell_groups import group_cells, group_report_cells
 from conformance.judge.cell_text import cell_lines, clause_line, red_lines
+from conformance.judge.cause_record import Cause, NonFiniteValue
 from conformance.judge.diagnosis import Diagnosis
+from conformance.judge.outcomes import CauseKind
 from conformance.judge.line_fit import ELLIPSIS, INDENT, WIDTH, Piece, fit_pieces, fit_words
 from conformance.judge.state_difference import Difference, hex_bits
-from conformance.judge.step_comparison import ConstraintDifference
+from conformance.judge.constraint_difference import ConstraintDifference, Neighbor, Side
 from conformance.reports.html_report import _causes
 from conformance.reports.report import _cell_json
 from conftest import ROOT
@@ -44,12 +46,15 @@ def no_text(monkeypatch):
     clause_quote.load_quotes.cache_clear()
 
 
-def _cell(row: str, agent: int, key: str = KEY, clause: str = "agents.inputs", neighbor: str = "agent neighbor 5",
+def _cell(row: str, agent: int, key: str = KEY, clause: str = "agents.inputs", neighbor: int | None = 5,
           expected: float = 1 / 6, got: float = 0.25) -> Cell:
-    d = Diagnosis(1, state=Difference(agent, "velocity.x", expected, got), kind="constraints",
+    source = None if neighbor is None else Neighbor(Side.AGENT, neighbor)
+    found = Cause(CauseKind.CONSTRAINTS,
                   headline=f"agent {agent}'s constraint list differs: swapping the two time horizons reproduces it",
-                  key=key, citation=Citation(clause))
-    d.constraint = ConstraintDifference(agent, 0, neighbor, "P.y", expected_value=expected / 2, got_value=got / 2)
+                  key=key, citation=Citation(clause),
+                  constraint=ConstraintDifference(agent, 0, source, "P.y", expected_value=expected / 2,
+                                                  got_value=got / 2))
+    d = Diagnosis(1, state=Difference(agent, "velocity.x", expected, got), found=found)
     return Cell(row, RUNNER, DIVERGED, step=1, reason=f"the whole diagnosis of {row}", diagnosis=d)
 
 
@@ -72,7 +77,8 @@ def test_groups_come_from_typed_fields_not_from_words():
     other_clause = _cell("orca/b", 0, clause="agents.leg")  # the same headline, another clause
     other_key = _cell("orca/c", 0, key="an agent's new velocity differs")
     other_kind = _cell("orca/d", 0)
-    other_kind.diagnosis.kind = "velocity"
+    other_kind.diagnosis = replace(other_kind.diagnosis, found=replace(other_kind.diagnosis.found,
+                                                                       kind=CauseKind.VELOCITY))
     twin = _cell("orca/e", 7)  # another agent in the headline, the same key
     groups = group_cells([same_words, other_clause, other_key, other_kind, twin])
     assert [[c.row for c in g.members] for g in groups] == [["orca/a", "orca/e"], ["orca/b"], ["orca/c"], ["orca/d"]]
@@ -80,7 +86,7 @@ def test_groups_come_from_typed_fields_not_from_words():
 
 
 def test_the_values_line_drops_words_not_bits():
-    long_name = "agent neighbor " + "9" * 120  # a long neighbour name and long decimals: too wide
+    long_name = int("9" * 120)  # a long neighbour name and long decimals: too wide
     cell = _cell("orca/long", 3, neighbor=long_name, expected=-0.1234567890123456e-300, got=0.987654321098765e300)
     line = cell_lines(cell)[1]
     d = cell.diagnosis
@@ -88,8 +94,8 @@ def test_the_values_line_drops_words_not_bits():
               hex_bits(d.constraint.got_value)}
     assert len(line) <= WIDTH and ELLIPSIS not in line, line
     assert wanted <= set(HEX.findall(line)), line  # every bit pattern, whole
-    assert "expected" in line and "got" in line and long_name not in line
-    roomy = cell_lines(_cell("orca/short", 0, neighbor=""))[1]  # when it fits, the decimals stay
+    assert "expected" in line and "got" in line and str(long_name) not in line
+    roomy = cell_lines(_cell("orca/short", 0, neighbor=None))[1]  # when it fits, the decimals stay
     assert "(0.08333333333333333)" in roomy and "(0.125)" in roomy and "ulp" in roomy, roomy
 
 
@@ -191,8 +197,8 @@ def test_errors_that_say_the_same_thing_are_one_entry():
     assert short[1].strip() == "orca/s0, orca/s1, orca/s2" and short[2].strip() == "orca/s0: stderr of s0"
     assert short[3].startswith("ERROR    orca/other [exec:port]: port crashed")
     stopped = _cell("orca/nan", 2)
-    stopped.status, stopped.diagnosis.non_finite = "ERROR", "agent 2 position.x is nan"
+    stopped.status, stopped.diagnosis = "ERROR", replace(stopped.diagnosis, non_finite=NonFiniteValue(2, "position.x"))
     twin = _cell("orca/nan2", 4)
-    twin.status, twin.diagnosis.non_finite = "ERROR", "agent 4 velocity.y is inf"
+    twin.status, twin.diagnosis = "ERROR", replace(twin.diagnosis, non_finite=NonFiniteValue(4, "velocity.y", "inf"))
     assert red_lines([stopped, twin])[0] == (f"ERROR    2 cells [{RUNNER}]: the run stopped on a non-finite state; "
                                              f"at its failing step: {KEY} (breaks agents.inputs)")

@@ -207,7 +207,7 @@ def test_a_port_without_primitives_gets_the_plain_cause_and_a_note() -> None:
     d = found.diagnosis
     assert found.status == DIVERGED and d.kind == causes.SOLVER
     assert d.cause.startswith("solver bug: same state and preferred velocities at step")
-    assert d.notes == [AGENT_STEP_NOT_PROVIDED]  # it provides no family: agent_step is never asked
+    assert d.notes == (AGENT_STEP_NOT_PROVIDED,)  # it provides no family: agent_step is never asked
     assert "failed" not in found.reason and "failed" not in d.headline
 
 
@@ -261,7 +261,8 @@ def test_a_non_finite_state_is_an_error_with_the_agent_and_a_diagnosis(make) -> 
     assert found.status == ERROR and d is not None and found.step == d.step
     assert f"non-finite state at step {d.step}: agent " in found.reason  # the port names the agent
     agent = d.state.agent
-    assert d.non_finite.startswith(f"agent {agent} ") and d.state.distance_text() == "NaN involved"
+    assert d.non_finite.agent == agent and d.state.distance_text() == "NaN involved"
+    assert str(d.non_finite).startswith(f"agent {agent} ") and d.non_finite.value == "nan"
     assert d.kind == causes.DRIVER and d.preferred.agent == agent and math.isnan(d.preferred.got)
     assert "| diagnosis: " in found.reason and "driver bug" in found.reason
 

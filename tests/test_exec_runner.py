@@ -131,7 +131,7 @@ def test_a_port_that_provides_no_family_is_not_provided_without_noise() -> None:
     said = " ".join([diverged.reason, d.headline, *d.notes])
     for noise in ("unknown family", "(vectors)", "failed", "not implemented"):
         assert noise not in said, (noise, said)
-    assert d.vector_family is None and d.notes == [AGENT_STEP_NOT_PROVIDED]
+    assert d.vector_family is None and d.notes == (AGENT_STEP_NOT_PROVIDED,)
     assert d.cause.startswith("solver bug: same state and preferred velocities at step")
 
 

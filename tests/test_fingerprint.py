@@ -84,7 +84,6 @@ def test_a_fast_math_build_is_named_with_its_fix_in_the_vectors_row_and_the_scen
     assert "-ffast-math" in found.hello and "-ffast-math" in cell.brief[1] and "fix: no -ffast-math" in cell.brief[1]
     from conformance.judge.diagnosis import Diagnosis
     from conformance.judge.cell_engine import attach_vector_failure
-    diagnosis = Diagnosis(3)
-    attach_vector_failure(diagnosis, failure)
+    diagnosis = attach_vector_failure(Diagnosis(3), failure)
     assert diagnosis.headline.endswith("fix: no -ffast-math, -Ofast or -freciprocal-math")
     assert "Math.fround" not in diagnosis.cause and "divide, never multiply by 1/x" in diagnosis.cause

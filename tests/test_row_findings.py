@@ -17,6 +17,7 @@ from conformance.judge.cell_engine import judge_stream
 from conformance.judge.cell_text import format_table
 from conformance.judge.matrix import DIVERGED, PASS, PROTOCOL_ROW, run_matrix
 from conformance.judge.protocol_finding import PROTOCOL, ProtocolFinding, Slip, say_first
+from conformance.judge.cause_record import Cause
 from conformance.judge.diagnosis import Diagnosis
 from conformance.runners.exec_runner import ExecRunner, Limits
 from conformance.runners.reference import ReferenceRunner
@@ -89,8 +90,9 @@ def test_the_engine_takes_a_finding_or_a_function_giving_it(protocol) -> None:
 
 
 def test_a_cause_from_the_port_s_own_primitives_keeps_its_words() -> None:
-    d = Diagnosis(3, kind=CONSTRAINTS, headline="agent 1's constraint list differs", key="an agent's list differs")
-    say_first(d, ProtocolFinding(Slip.DUMP, "dumps", "the dump of step 1 is late"))
+    d = Diagnosis(3, found=Cause(CONSTRAINTS, headline="agent 1's constraint list differs",
+                                 key="an agent's list differs"))
+    d = say_first(d, ProtocolFinding(Slip.DUMP, "dumps", "the dump of step 1 is late"))
     assert d.kind == CONSTRAINTS and d.headline == "agent 1's constraint list differs"
     assert d.protocol is not None and any("dumps are not the states" in n for n in d.notes)
 

@@ -72,15 +72,16 @@ def test_the_caching_reference_dumps_what_the_reference_dumps(name: str) -> None
 def test_a_constraint_list_headline_says_how_the_list_differs_and_its_key_has_no_counts() -> None:
     from conformance.judge.causes import _list_headline, list_fact
     from conformance.contract.clauses import Citation
-    from conformance.judge.step_comparison import ConstraintDifference, StepResult
+    from conformance.judge.constraint_difference import ConstraintDifference, Neighbor, Side
+    from conformance.judge.step_comparison import StepResult
     line = (0.0, 0.0, 1.0, 0.0)
     reference, port = StepResult((line,) * 25, 22, 0.0, 0.0), StepResult((line,) * 13, 10, 0.0, 0.0)
-    missing = ConstraintDifference(5, 10, "obstacle: segment 331", "missing")
+    missing = ConstraintDifference(5, 10, Neighbor(Side.OBSTACLE, 331), "missing")
     nowhere = Citation("neighbors.obstacles", found=False)
     head = _list_headline("agent 5's", missing, nowhere, list_fact(reference, port, missing))
     assert head.startswith("agent 5's constraint list differs: 10 obstacle constraints where the reference has 22; "
                            "constraint 10 (segment 331) is missing")
-    other = ConstraintDifference(7, 3, "obstacle: segment 12", "missing")
+    other = ConstraintDifference(7, 3, Neighbor(Side.OBSTACLE, 12), "missing")
     fewer = StepResult((line,) * 15, 12, 0.0, 0.0)
     keys = {_list_headline("an agent's", d, nowhere, list_fact(reference, p, d, counts=False))
             for d, p in ((missing, port), (other, fewer))}

@@ -14,7 +14,9 @@ between runs, a dump that disagrees with a run), which a diagnosis judged from t
 and dumps then says first.  The matrix runs both rows before a column's scenarios and passes
 what they found; the pytest plugin and fuzz pass functions that run them when first needed.
 ``shared``: a column's ``SharedCauses`` (shared_causes.py), so that the dear searches of a
-diagnosis run once per cause and column; None searches every cell in full.
+diagnosis run once per cause and column; None searches every cell in full.  A diagnosis is
+never changed: what the rows add (``attach_vector_failure``, ``protocol_finding.say_first``) is a
+new Diagnosis (``dataclasses.replace``) that the cell then holds.
 
 Every place that turns a port's hashes into a verdict goes through these two: the matrix and
 the pytest plugin (``matrix.compare_scenario``), fuzz's cells and its shrink oracle, the
@@ -25,12 +27,13 @@ word, wherever it is judged.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Sequence, Union
 
 from ..contract.clauses import Citation
 from ..contract.scenario import Scene
 from ..runners.base import NonFinite, Runner, RunnerError
+from .cause_record import NonFiniteValue
 from .cell import DIVERGED, ERROR, PASS, Cell
 from .diagnosis import Diagnosis, diagnose, first_failing_dump
 from .protocol_finding import FindingSource, say_first
@@ -99,27 +102,30 @@ ROUNDING_CAUSE = ("the floating-point evaluation differs, not the logic: {roundi
                   "operations than the text's would; {cause}")
 
 
-def attach_vector_failure(diagnosis: Diagnosis, vector_failure: VectorFailure | None) -> None:
-    """Name the runner's first failing primitive (family, case and decoded case) in a diagnosis;
-    when the primitives differ only by rounding, say so first: that is the cause to fix."""
+def attach_vector_failure(diagnosis: Diagnosis, vector_failure: VectorFailure | None) -> Diagnosis:
+    """The diagnosis naming the runner's first failing primitive (family, case and decoded case);
+    when the primitives differ only by rounding, its cause says so first: that is the cause to fix
+    (a new Diagnosis; ``diagnosis`` itself when there is no failure)."""
     if vector_failure is None:
-        return
-    diagnosis.vector_family, diagnosis.vector_case = vector_failure
-    diagnosis.vector_detail = getattr(vector_failure, "detail", "")
+        return diagnosis
+    family, case = vector_failure
+    named = replace(diagnosis, vector_family=family, vector_case=case,
+                    vector_detail=getattr(vector_failure, "detail", ""))
     rounding = getattr(vector_failure, "rounding", "")
+    if not rounding or diagnosis.rounding:
+        return named
     found = getattr(vector_failure, "fingerprint", None)
-    if rounding and not diagnosis.rounding:
-        diagnosis.rounding = rounding
-        at_step = f"at the step: {diagnosis.cause}" if diagnosis.cause else "the step shows it"
-        if found is not None:  # the slip by name, and its fix
-            diagnosis.cause = f"the floating-point evaluation differs, not the logic: {found.text(whole=True)} ({at_step})"
-            diagnosis.headline = diagnosis.key = (f"the floating-point evaluation differs: {found.model.what}; "
-                                                  f"fix: {found.model.fix}")
-        else:
-            diagnosis.cause = ROUNDING_CAUSE.format(rounding=rounding, cause=at_step)
-            diagnosis.headline = diagnosis.key = ("the floating-point evaluation differs, not the logic: the formula "
-                                                  "primitives differ by rounding only")
-        diagnosis.citation = Citation("arith.binary64", diagnosis.citation.ids if diagnosis.citation else [])
+    cause = diagnosis.found
+    at_step = f"at the step: {cause.detail}" if cause.detail else "the step shows it"
+    if found is not None:  # the slip by name, and its fix
+        said = f"the floating-point evaluation differs: {found.model.what}; fix: {found.model.fix}"
+        cause = replace(cause, detail=f"the floating-point evaluation differs, not the logic: "
+                        f"{found.text(whole=True)} ({at_step})", headline=said, key=said, fix=found.model.fix)
+    else:
+        said = "the floating-point evaluation differs, not the logic: the formula primitives differ by rounding only"
+        cause = replace(cause, detail=ROUNDING_CAUSE.format(rounding=rounding, cause=at_step), headline=said, key=said)
+    citation = Citation("arith.binary64", cause.citation.ids if cause.citation else [])
+    return replace(named, found=replace(cause, rounding=rounding, citation=citation))
 
 
 def with_stderr(err: RunnerError) -> str:
@@ -159,9 +165,7 @@ def _diagnose(cell: Cell, scene: Scene, runner: Runner, reference: Runner, repor
               err: RunnerError | None, shared: SharedCauses | None) -> Diagnosis | None:
     """The diagnosis of ``cell.step`` (a divergence, or the failing step of ``err``), or None with
     a note in the reason when the port failed the diagnosis itself."""
-    non_finite = ""
-    if isinstance(err, NonFinite):
-        non_finite = err.what() or "agent not named by the port"
+    non_finite = NonFiniteValue(err.agent, err.field, err.value) if isinstance(err, NonFinite) else None
     try:
         if shared is not None:
             shared.owner = f"{cell.row}@{cell.step}"
@@ -169,8 +173,8 @@ def _diagnose(cell: Cell, scene: Scene, runner: Runner, reference: Runner, repor
     except RunnerError as failed:
         cell.reason = " | ".join(filter(None, [cell.reason, f"the diagnosis failed: {failed.reason}"]))
         return None
-    if isinstance(err, NonFinite) and err.agent is None and found.state is not None:
-        found.non_finite = f"agent {found.state.agent} {found.state.field}"
+    if isinstance(err, NonFinite) and err.agent is None and found.state is not None:  # the diagnosis names it
+        return replace(found, non_finite=NonFiniteValue(found.state.agent, found.state.field))
     return found
 
 
@@ -195,8 +199,9 @@ def judge_stream(row: str, scene: Scene, expected: Sequence[str], runner: Runner
         _seed_reference(reference, scene, runner, cell.step, expected)
         cell.diagnosis = _diagnose(cell, scene, runner, reference, outcome.reported, outcome.error, shared)
         if cell.diagnosis is not None:
-            attach_vector_failure(cell.diagnosis, vector_failure() if callable(vector_failure) else vector_failure)
-            say_first(cell.diagnosis, protocol() if callable(protocol) else protocol)
+            cell.diagnosis = attach_vector_failure(cell.diagnosis, vector_failure() if callable(vector_failure)
+                                                   else vector_failure)
+            cell.diagnosis = say_first(cell.diagnosis, protocol() if callable(protocol) else protocol)
             if cell.status == DIVERGED:
                 cell.reason = cell.diagnosis.summary()
             elif cell.diagnosis.informative():

@@ -105,7 +105,7 @@ def cause_of(cell: Cell) -> CellCause:
         ids = tuple(citation.ids) if citation is not None else ()
         return CellCause(cell.runner, cell.status, "", own_head(cell), ids, bool(citation and citation.found))
     ids = tuple(d.citation.ids) if d.citation is not None else ()
-    stopped = ("non-finite" if d.non_finite else "failed") if cell.status == ERROR else ""
+    stopped = ("non-finite" if d.non_finite is not None else "failed") if cell.status == ERROR else ""
     return CellCause(cell.runner, cell.status, d.kind, d.key or d.headline or NO_CAUSE, ids,
                      bool(d.citation and d.citation.found), stopped)
 

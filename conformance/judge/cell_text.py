@@ -86,7 +86,7 @@ def evidence(d: Diagnosis) -> list[Piece]:
     """The values that differ, as pieces: the state's first field, then the constraint's or the
     preferred velocity's (each value's bits kept, its decimal and the names around it droppable)."""
     parts: list[list[Piece]] = []
-    if d.non_finite:
+    if d.non_finite is not None:
         parts.append([Piece(f"non-finite: {d.non_finite}")])
     if d.state is not None and d.state.agent >= 0:
         s = d.state
@@ -103,14 +103,14 @@ def evidence(d: Diagnosis) -> list[Piece]:
 
 
 def _headline_of(d: Diagnosis) -> str:
-    return d.headline or d.cause.split(": ")[0] or "no cause could be told"
+    return d.headline or "no cause could be told"  # every Cause with words has a headline (cause_record.py)
 
 
 def _diagnosed(cell: Cell, d: Diagnosis) -> tuple[str, list[str]]:
     clause = f" (breaks {d.citation.primary})" if d.citation is not None and d.citation.found else ""
     head = f"{_where(d)}: {_headline_of(d)}{clause}"
     if cell.status != "DIVERGED":  # an ERROR cell: its reason first, the diagnosis of its failing step after
-        head = f"{cell.reason.split(' | ')[0]}; at {head}"
+        head = f"{cell.failure}; at {head}"  # the port's own reason: no stderr tail, no diagnosis
     rest = [fit_pieces(evidence(d), ROOM)]
     if d.citation is not None:
         rest.append(clause_line(d.citation.ids, d.citation.found, spec_quotes()))

@@ -27,6 +27,7 @@ from ..contract.float_bits import bits
 from ..data.shadow import NEAR_BAND, REWRITTEN, SHADOW, TOLERANCE_NAMES, TRACE_LOCK, site_bands, traced, traced_module
 from ..data.site_clauses import SITE_CLAUSES
 from ..runners.base import Runner, StateDump
+from .constraint_difference import Side
 from .step_comparison import _reach, _simulator, ask_family
 from ..contract.scenario import Scene
 
@@ -253,9 +254,8 @@ def _cite_plane(scene: Scene, state: StateDump, difference, port_plane: tuple, r
     i, prm = difference.agent, sim.params[difference.agent]
     x, y = sim.px[i], sim.py[i]
     build = _modules()["solver.constraint"]
-    normal = difference.field.startswith("N")
-    if difference.neighbor.startswith("agent neighbor "):
-        j = int(difference.neighbor.rsplit(" ", 1)[1])
+    normal = difference.field in ("N.x", "N.y")
+    if (j := difference.neighbor_index(Side.AGENT)) is not None:
         args = (sim.px[j] - x, sim.py[j] - y, prm.radius + sim.params[j].radius, prm.time_horizon, scene.dt,
                 sim.vx[i], sim.vy[i], sim.vx[j], sim.vy[j])
         found, outcome = near_sites(lambda: build.agent_constraint(*args))
@@ -272,8 +272,8 @@ def _cite_plane(scene: Scene, state: StateDump, difference, port_plane: tuple, r
         else:
             branch = "agents.leg-side" if normal else "agents.leg-u"
         return _from_sites(found, [branch]) or Citation(branch, ["agents.responsibility"])
-    if difference.neighbor.startswith("obstacle: segment "):
-        ax, ay, bx, by = sim.segments[int(difference.neighbor.rsplit(" ", 1)[1])]
+    if (s := difference.neighbor_index(Side.OBSTACLE)) is not None:
+        ax, ay, bx, by = sim.segments[s]
         args = (ax - x, ay - y, bx - x, by - y, prm.radius, prm.time_horizon_obst, scene.dt)
         found, outcome = near_sites(lambda: build.segment_constraint(*args))
         overlap = outcome.get(SEGMENT_OVERLAP, False)
@@ -314,11 +314,11 @@ def _support_branch(outcome: dict, normal: bool) -> str:
 def cite_segment_distance(runner: Runner, scene: Scene, state: StateDump, difference) -> Citation | None:
     """A differing segment constraint whose segment distance the port's own primitive already
     gets wrong: the distance (overlap test, reach and order all use it)."""
-    if not difference.neighbor.startswith("obstacle: segment "):
+    if (s := difference.neighbor_index(Side.OBSTACLE)) is None:
         return None
     sim = _simulator(scene, state)
     x, y = sim.px[difference.agent], sim.py[difference.agent]
-    ax, ay, bx, by = sim.segments[int(difference.neighbor.rsplit(" ", 1)[1])]
+    ax, ay, bx, by = sim.segments[s]
     args = [ax - x, ay - y, bx - x, by - y]
     from ..solver.obstacle import segment_distance_squared
     got = ask_family(runner, "segment_distance_squared", args)

@@ -22,77 +22,72 @@ differ (both values as hex bits, their ULP distance).  Then it names the cause, 
   port's step differs is the **step composition** (an in-place, sequential update is
   recognised); a port without the primitive gets the plain "solver bug" and a note.
 
-``diagnose`` also serves a run that stopped on a non-finite state (``non_finite``, the step is
-the first bad one): the bad step's dump is used when the port can give it, else the last good
-step alone.  The values are compared by state_difference.py, hash_encoding.py and
-step_comparison.py, and each cause is worded by causes.py.
+``diagnose`` also serves a run that stopped on a non-finite state (``non_finite``, a
+``NonFiniteValue``; the step is the first bad one): the bad step's dump is used when the port
+can give it, else the last good step alone.  The values are compared by state_difference.py,
+hash_encoding.py and step_comparison.py, and each cause is a frozen ``Cause`` (cause_record.py)
+worded by causes.py.  A ``Diagnosis`` is frozen too: ``diagnose`` assembles it once, from the
+step, the state difference and the Cause; a later stage that adds to it (the vectors row's
+rounding finding, the protocol row's finding) builds a new one with ``dataclasses.replace``.
 """
 
 from __future__ import annotations
 
 import math
-import re
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Callable
 
 from ..runners.base import Runner, RunnerError, StateDump
 from ..contract.scenario import Scene
 from ..contract.clauses import Citation, clause_map
-from .outcomes import CauseKind
+from .cause_record import NO_CAUSE, Cause, NonFiniteValue
 from .causes import DRIVER, LOAD, SOLVER, encoding_cause, follow_rounding, position_cause, solver_cause
 from .driver_citation import cite_driver
 from .hash_encoding import canonical_hash
 from .neighborhood import neighborhood
 from ..contract.float_bits import to_float32
-from .state_difference import (PREFERRED_FIELDS, VELOCITY_FIELDS, Difference, first_state_difference, hex_bits,
-                               precision_finding, rounded_to_float32)
-from .step_comparison import ConstraintDifference
+from .state_difference import (PREFERRED_FIELDS, VELOCITY_FIELDS, AgentState, Difference, agents_of, as_agent,
+                               first_state_difference, hex_bits, precision_finding, rounded_to_float32)
 
 if TYPE_CHECKING:  # protocol_finding.py fills it (cell_engine.py); the engine passes a column's SharedCauses
     from .protocol_finding import ProtocolFinding
     from .shared_causes import SharedCauses
 
 
-@dataclass
+@dataclass(frozen=True)
 class Diagnosis:
-    """What a diverged (or non-finite) cell reports."""
+    """What a diverged (or non-finite) cell reports: the step, the first state difference, the
+    cause (``found``), and what the port's dumps and the other rows add; never changed once built."""
 
     step: int
     state: Difference | None = None
-    cause: str = ""
-    headline: str = ""
-    """The cause in one short sentence: what a red cell's first line says (``cause`` says it all)."""
-    key: str = ""
-    """The headline as every cell of the same mistake says it: no agent, step or count of this
-    cell in it (``"an agent's constraint list differs: ..."``); cells are grouped by it, their
-    ``kind`` and their clauses (judge/cell_groups.py), never by their words otherwise."""
-    kind: CauseKind = CauseKind.UNKNOWN
-    """The cause as a key: hash-encoding, load, driver, position-update, constraints, velocity,
-    composition, solver (or empty when nothing could be said)."""
-    preferred: Difference | None = None
-    constraint: ConstraintDifference | None = None
-    encoding: str = ""
-    """The wrong hash encoding that reproduces the port's hash (kind hash-encoding)."""
-    rounding: str = ""
-    """Which formula primitives differ by rounding only, when the port's arithmetic is what
-    differs (the vectors row says so; ``matrix.attach_vector_failure`` puts it first in the cause)."""
-    non_finite: str = ""
-    """"agent i field is value" when the run stopped on a NaN or an infinity."""
+    found: Cause = NO_CAUSE
+    """The cause: kind, words, clauses and evidence (``kind``, ``cause``, ``headline``... read it)."""
+    non_finite: NonFiniteValue | None = None
+    """Where the run stopped on a NaN or an infinity, when it did."""
+    notes: tuple[str, ...] = ()
+    picture: dict | None = None
+    """The neighborhood of the divergent agent at the divergent step, for the HTML report."""
     vector_family: str | None = None
     vector_case: int | None = None
     vector_detail: str = ""
-    """The failing case's decoded arguments, expected and actual results."""
-    notes: list[str] = field(default_factory=list)
-    picture: dict | None = None
-    """The neighborhood of the divergent agent at the divergent step, for the HTML report."""
-    citation: Citation | None = None
-    """The clause of the text the cause breaks (judge/citation.py), when a cause was found."""
-    decision: dict | None = None
-    """The first different decision after a first difference of rounding (judge/first_decision.py)."""
-    shared_from: str = ""
-    """"row@step" of the cell whose full search this one's cause used (judge/shared_causes.py), or ""."""
+    """The runner's first failing primitive case: its decoded arguments, expected and actual results."""
     protocol: ProtocolFinding | None = None
     """What the protocol row found that this cell says first (judge/protocol_finding.py)."""
+
+    # The cause's fields, read through (not fields: a Diagnosis is built from its Cause): ``kind``
+    # (UNKNOWN when nothing could be said), ``cause`` (its words in full, the Cause's ``detail``)...
+    kind = property(lambda self: self.found.kind)
+    cause = property(lambda self: self.found.detail)
+    headline = property(lambda self: self.found.headline)
+    key = property(lambda self: self.found.key)
+    citation = property(lambda self: self.found.citation)
+    preferred = property(lambda self: self.found.preferred)
+    constraint = property(lambda self: self.found.constraint)
+    encoding = property(lambda self: self.found.encoding)
+    rounding = property(lambda self: self.found.rounding)
+    decision = property(lambda self: self.found.decision)
+    shared_from = property(lambda self: self.found.shared_from)
 
     def cites(self) -> str:
         """"breaks <id> (<where>: <paraphrase>)", or the nearest primitive's clauses when the
@@ -112,7 +107,7 @@ class Diagnosis:
 
     def summary(self) -> str:
         parts = [f"step {self.step}"]
-        if self.non_finite:
+        if self.non_finite is not None:
             parts.append(f"non-finite: {self.non_finite}")
         if self.state is not None:
             d = self.state
@@ -126,7 +121,7 @@ class Diagnosis:
 
     def informative(self) -> bool:
         """Whether it says more than the step (worth attaching to an ERROR cell's reason)."""
-        return bool(self.cause or self.state is not None or self.non_finite)
+        return bool(self.cause or self.state is not None or self.non_finite is not None)
 
     def to_json(self) -> dict:
         def diff(d: Difference | None):
@@ -141,7 +136,8 @@ class Diagnosis:
                           "expected": c.expected, "got": c.got, "reading": c.reading}
         return {"step": self.step, "state": diff(self.state), "cause": self.cause, "kind": str(self.kind), "key": self.key,
                 "preferred": diff(self.preferred), "constraint": constraint, "encoding": self.encoding,
-                "non_finite": self.non_finite, "vector_family": self.vector_family, "vector_case": self.vector_case,
+                "non_finite": "" if self.non_finite is None else str(self.non_finite),
+                "vector_family": self.vector_family, "vector_case": self.vector_case,
                 "vector_detail": self.vector_detail, "notes": list(self.notes), "summary": self.summary(),
                 "clauses": self.citation.ids if self.citation is not None else [],
                 "clause_found": self.citation.found if self.citation is not None else False,
@@ -151,59 +147,66 @@ class Diagnosis:
                 "picture": self.picture}
 
 
-def _dump(runner: Runner, scene: Scene, step: int, result: Diagnosis, who: str) -> StateDump | None:
+def _dump(runner: Runner, scene: Scene, step: int, notes: list[str], who: str) -> StateDump | None:
     """A dump, or None with a note naming what failed."""
     try:
         return runner.dump(scene, step)
     except RunnerError as err:
-        result.notes.append(f"dump of step {step} by the {who} failed: {err.reason}")
+        notes.append(f"dump of step {step} by the {who} failed: {err.reason}")
         return None
 
 
 def diagnose(scene: Scene, step: int, runner: Runner, reference: Runner, reported_hash: str | None = None,
-             non_finite: str = "", shared: SharedCauses | None = None) -> Diagnosis:
+             non_finite: NonFiniteValue | None = None, shared: SharedCauses | None = None) -> Diagnosis:
     """Localize a divergence first seen in the hash of state ``step`` (``reported_hash`` is the
     port's hash of that state, when it sent one), or a run that stopped there on a non-finite
-    state (``non_finite`` as "agent i field is value", or "" when the port did not say).
-    ``shared``: the column's outcomes of the dear searches (judge/shared_causes.py), if kept."""
-    result = Diagnosis(step, non_finite=non_finite)
-    got = _dump(runner, scene, step, result, "port")
-    expected = _dump(reference, scene, step, result, "reference")
+    state (``non_finite``: the agent and field, when known).  ``shared``: the column's outcomes of
+    the dear searches (judge/shared_causes.py), if kept.  The Diagnosis is built once, here."""
+    notes: list[str] = []
+    got = _dump(runner, scene, step, notes, "port")
+    expected = _dump(reference, scene, step, notes, "reference")
+    state = picture = None
     if got is not None and expected is not None:
-        result.state = first_state_difference(expected, got)
-        if result.state is not None and result.state.agent >= 0 and _finite(got):
-            result.picture = neighborhood(scene, result.state.agent, expected, got)
-        if result.state is None and reported_hash is not None:
-            encoding_cause(result, got, reported_hash)
-            return result
-        if result.state is None:
-            result.notes.append(f"the port's dump of step {step} equals the reference's bit for bit")
-            return result
-        if result.state.agent < 0:
-            result.kind = LOAD
-            result.cause = f"the port's dump of step {step} has {len(got.agents)} agents, the scene {len(expected.agents)}"
-            result.headline = f"the port's state has {len(got.agents)} agents, the scene {len(expected.agents)}"
-            result.key = "the port's state has another number of agents than the scene"
-            result.citation = Citation("scene.indices")
-            return result
-        _check_consistency(result, got, reported_hash)
+        state = first_state_difference(expected, got)
+        if state is not None and state.agent >= 0 and _finite(got):
+            picture = neighborhood(scene, state.agent, expected, got)
+    found = _cause(scene, step, runner, reference, (got, expected, state), reported_hash, non_finite, shared, notes)
+    return Diagnosis(step, state, found, non_finite, tuple(notes) + found.notes, picture)
+
+
+def _cause(scene: Scene, step: int, runner: Runner, reference: Runner,
+           compared: tuple[StateDump | None, StateDump | None, Difference | None], reported_hash: str | None,
+           non_finite: NonFiniteValue | None, shared: SharedCauses | None, notes: list[str]) -> Cause:
+    """The cause of a divergence at ``step`` from the port's and the reference's dumps of it and
+    their first difference (``compared``), in the module's contract's order; ``notes`` gains what
+    was noted on the way (a dump that failed, a port whose hash and dump disagree)."""
+    got, expected, state = compared
+    later = lambda: _later_states(runner, reference, scene, step, got, expected)  # noqa: E731
+    if got is not None and expected is not None:
+        if state is None and reported_hash is not None:
+            return encoding_cause(step, got, reported_hash)
+        if state is None:
+            notes.append(f"the port's dump of step {step} equals the reference's bit for bit")
+            return NO_CAUSE
+        if state.agent < 0:
+            return Cause(LOAD, f"the port's dump of step {step} has {len(got.agents)} agents, the scene "
+                         f"{len(expected.agents)}",
+                         f"the port's state has {len(got.agents)} agents, the scene {len(expected.agents)}",
+                         "the port's state has another number of agents than the scene", Citation("scene.indices"))
+        _check_consistency(step, notes, got, reported_hash)
     elif expected is None:
-        return result
+        return NO_CAUSE
     if step == 0:
-        if result.state is not None:
-            result.kind = LOAD
-            result.cause = result.headline = result.key = "the initial state differs: the scene was not loaded exactly"
-            result.citation = Citation("scene.numbers", ["arith.state"])
-            _precision(result, _later_states(runner, reference, scene, step, got, expected))
-        return result
-    got_prev = _dump(runner, scene, step - 1, result, "port")
-    expected_prev = _dump(reference, scene, step - 1, result, "reference")
+        if state is None:
+            return NO_CAUSE
+        said = "the initial state differs: the scene was not loaded exactly"
+        return _precision(Cause(LOAD, said, said, said, Citation("scene.numbers", ["arith.state"])), later())
+    got_prev = _dump(runner, scene, step - 1, notes, "port")
+    expected_prev = _dump(reference, scene, step - 1, notes, "reference")
     if got_prev is None or expected_prev is None:
-        return result
-    _step_cause(result, scene, runner, expected, got, expected_prev, got_prev, shared)
-    follow_rounding(result, scene, runner, shared)
-    _precision(result, _later_states(runner, reference, scene, step, got, expected))
-    return result
+        return NO_CAUSE
+    found = _step_cause(step, scene, runner, (expected, got, expected_prev, got_prev), non_finite, shared, notes)
+    return _precision(follow_rounding(found, step, state, scene, runner, shared), later())
 
 
 PRECISION_STEPS = 8
@@ -212,40 +215,45 @@ are all narrow but too few to tell a format (a scene that starts exact in float3
 
 
 def _later_states(runner: Runner, reference: Runner, scene: Scene, step: int, got: StateDump | None,
-                  expected: StateDump | None) -> tuple[list[float], list[float]]:
-    """Every value of the port's dumps and the reference's from ``step`` on, agent rows flattened
-    (six values an agent): the divergent state, then, while some field of the port's values is
-    all float32 and no format is told yet, the next ones."""
+                  expected: StateDump | None) -> tuple[list[AgentState], list[AgentState]]:
+    """Every agent row of the port's dumps and the reference's from ``step`` on: the divergent
+    state, then, while some field of the port's values is all float32 and no format is told yet,
+    the next ones."""
     if got is None or expected is None:
         return [], []
-    values = [v for row in got.agents for v in row]
-    wanted = [v for row in expected.agents for v in row]
+    rows, wanted = agents_of(got), agents_of(expected)
     for later in range(step + 1, min(scene.steps, step + PRECISION_STEPS) + 1):
-        if _field_precision(values, wanted)[0] or not any(all(_narrow(v) for v in values[k::6]) for k in range(0, 6, 2)):
+        if _field_precision(rows, wanted)[0] or not _some_field_narrow(rows):
             break
         try:
-            values += [v for row in runner.dump(scene, later).agents for v in row]
-            wanted += [v for row in reference.dump(scene, later).agents for v in row]
+            rows += agents_of(runner.dump(scene, later))
+            wanted += agents_of(reference.dump(scene, later))
         except RunnerError:
             break
-    return values, wanted
+    return rows, wanted
 
 
-FIELD_GROUPS = ((0, "state", "state is"), (1, "positions", "positions are"), (3, "velocities", "velocities are"),
-                (5, "preferred velocities", "preferred velocities are"))
-"""The precision finding's scopes: every value, then each field of the dumps (its first column
-in a flattened row of six)."""
+def _some_field_narrow(rows: list[AgentState]) -> bool:
+    """Whether the x components of some field (positions, velocities, preferred velocities) are all
+    narrow (float32, or not finite)."""
+    return any(all(_narrow(x) for x in column)
+               for column in ([a.px for a in rows], [a.vx for a in rows], [a.prefx for a in rows]))
 
 
-def _field_precision(values: list[float], wanted: list[float]) -> tuple[str, str]:
+FIELD_GROUPS: tuple[tuple[str, Callable[[AgentState], tuple[float, float]]], ...] = (
+    ("positions are", lambda a: a.position), ("velocities are", lambda a: a.velocity),
+    ("preferred velocities are", lambda a: a.preferred))
+"""The precision finding's scopes after the whole state: each field of the dumps, by name."""
+
+
+def _field_precision(rows: list[AgentState], wanted: list[AgentState]) -> tuple[str, str]:
     """(format, what is in it): the whole state first, then each of its fields alone (a port that
     keeps only its positions, or only its preferred velocities, in float32)."""
-    found = precision_finding(values, wanted)
+    found = precision_finding([v for a in rows for v in a], [v for a in wanted for v in a])
     if found:
         return found, "state is"
-    for column, _name, words in FIELD_GROUPS[1:]:
-        picked = [k for k in range(len(values)) if k % 6 in (column - 1, column)]
-        if rounded_to_float32([values[k] for k in picked], [wanted[k] for k in picked]):
+    for words, field in FIELD_GROUPS:
+        if rounded_to_float32([v for a in rows for v in field(a)], [v for a in wanted for v in field(a)]):
             return "float32", words
     return "", ""
 
@@ -257,25 +265,25 @@ def _narrow(value: float) -> bool:
         return False
 
 
-def _precision(result: Diagnosis, states: tuple[list[float], list[float]]) -> None:
+def _precision(found: Cause, states: tuple[list[AgentState], list[AgentState]]) -> Cause:
     """Say first when the port's values are in a narrower format than binary64: every value of its
     dumps (positions, velocities, preferred velocities), or every value of one of those fields,
-    float32 or on a fixed-point grid."""
-    found, what = _field_precision(*states)
-    if not found:
-        return
-    if found == "float32":
+    float32 or on a fixed-point grid (a new Cause; ``found`` as it was otherwise)."""
+    told, what = _field_precision(*states)
+    if not told:
+        return found
+    if told == "float32":
         finding = (f"the port's {what} float32 (a value rounded to float32): every value it reports that differs "
                    "from the reference's is a float32 value (its low 29 mantissa bits zero)")
         short = f"the port's {what} float32 (low 29 mantissa bits zero)"
     else:
-        finding = f"the port's {what} on {found}: every value it reports is a whole multiple of it"
-        short = f"the port's {what} on {found}"
-    result.cause = f"{finding}; {result.cause}" if result.cause else finding
-    result.headline = f"{short}; {result.headline}" if result.headline else short
-    result.key = f"{short}; {result.key}" if result.key else short
-    others = result.citation.ids if result.citation is not None else []
-    result.citation = Citation("arith.state", ["arith.binary64"] + others)
+        finding = f"the port's {what} on {told}: every value it reports is a whole multiple of it"
+        short = f"the port's {what} on {told}"
+    others = found.citation.ids if found.citation is not None else []
+    return replace(found, detail=f"{finding}; {found.detail}" if found.detail else finding,
+                   headline=f"{short}; {found.headline}" if found.headline else short,
+                   key=f"{short}; {found.key}" if found.key else short,
+                   citation=Citation("arith.state", ["arith.binary64"] + others))
 
 
 def first_failing_dump(runner: Runner, scene: Scene, low: int, high: int) -> int | None:
@@ -302,62 +310,64 @@ def first_failing_dump(runner: Runner, scene: Scene, low: int, high: int) -> int
 
 def _finite(state: StateDump) -> bool:
     """Whether every position and velocity of a dump is finite (pictures and JSON need that)."""
-    return all(math.isfinite(v) for row in state.agents for v in row[:4])
+    return all(math.isfinite(v) for a in agents_of(state) for v in a.position + a.velocity)
 
 
-def _check_consistency(result: Diagnosis, got: StateDump, reported_hash: str | None) -> None:
+def _check_consistency(step: int, notes: list[str], got: StateDump, reported_hash: str | None) -> None:
     """Note a port whose reported hash is not the canonical hash of its own dump."""
     if reported_hash is None:
         return
     own = canonical_hash(got.agents)
     if own is not None and own != reported_hash:
-        result.notes.append(f"the port's hash of step {result.step} ({reported_hash[:16]}...) is not the canonical "
-                            f"hash of its own dump ({own[:16]}...): its state hash encoding is wrong too, or its "
-                            "run and its dump compute different states")
+        notes.append(f"the port's hash of step {step} ({reported_hash[:16]}...) is not the canonical "
+                     f"hash of its own dump ({own[:16]}...): its state hash encoding is wrong too, or its "
+                     "run and its dump compute different states")
 
 
-def _step_cause(result: Diagnosis, scene: Scene, runner: Runner, expected: StateDump | None,
-                got: StateDump | None, expected_prev: StateDump, got_prev: StateDump,
-                shared: SharedCauses | None = None) -> None:
-    """The cause of a divergence at step k > 0, from the dumps of k (when there are) and k - 1."""
-    k = result.step
+def _step_cause(k: int, scene: Scene, runner: Runner,
+                dumps: tuple[StateDump | None, StateDump | None, StateDump, StateDump],
+                non_finite: NonFiniteValue | None, shared: SharedCauses | None, notes: list[str]) -> Cause:
+    """The cause of a divergence at step k > 0, from the dumps of k (expected and got, when there
+    are) and k - 1 (expected and got)."""
+    expected, got, expected_prev, got_prev = dumps
     before = first_state_difference(expected_prev, got_prev)
     if before is not None:
-        result.notes.append(f"the dump of step {k - 1} already differs ({before.describe()}) although its "
-                            "hash matched: the port's hash or dump is inconsistent")
-    result.preferred = first_state_difference(expected_prev, got_prev, PREFERRED_FIELDS)
-    if result.preferred is not None:
-        result.kind = DRIVER
-        result.cause = (f"driver bug: the preferred velocities computed from step {k - 1} already differ "
-                        f"({result.preferred.describe()})")
-        result.headline = f"driver bug: agent {result.preferred.agent}'s preferred velocity from step {k - 1} differs"
-        result.key = "driver bug: an agent's preferred velocity differs"
-        port = [v for row in got_prev.agents for v in row[4:6]]
-        if rounded_to_float32(port, [v for row in expected_prev.agents for v in row[4:6]], minimum=2):
-            result.headline += " (a value rounded to float32: the port's preferred velocities are float32)"
-            result.key += " (a value rounded to float32: the port's preferred velocities are float32)"
-            result.cause += "; every preferred velocity of the port that differs is the reference's rounded to float32"
-        agent = result.preferred.agent
-        result.citation = cite_driver(scene, expected_prev, agent, k - 1, tuple(got_prev.agents[agent][4:6]),
-                                      _reference_waypoint(scene, k - 1, agent))
-        return
+        notes.append(f"the dump of step {k - 1} already differs ({before.describe()}) although its "
+                     "hash matched: the port's hash or dump is inconsistent")
+    preferred = first_state_difference(expected_prev, got_prev, PREFERRED_FIELDS)
+    if preferred is not None:
+        return _driver_cause(k, scene, preferred, expected_prev, got_prev)
     if expected is not None and got is not None:
-        if first_state_difference(expected, got, VELOCITY_FIELDS) is None:
-            position_cause(result, scene, expected_prev, got)
-            return
-        agent = first_state_difference(expected, got, VELOCITY_FIELDS).agent
+        velocity = first_state_difference(expected, got, VELOCITY_FIELDS)
+        if velocity is None:
+            return position_cause(k, scene, expected_prev, got)
+        agent: int | None = velocity.agent
     else:
-        agent = _agent_of(result.non_finite)
+        agent = non_finite.agent if non_finite is not None else None
     if agent is None or agent < 0:
-        result.kind = SOLVER
-        result.cause = (f"the port's step {k} failed before giving a state to compare, from the reference's state "
-                        f"and preferred velocities of step {k - 1}: the failure is in its step, not in the state it "
-                        "started from")
-        result.headline = f"the port's step {k} failed from the reference's state of step {k - 1}"
-        result.key = "the port's step failed from the reference's state of the step before"
-        result.citation = Citation("step.phases", ["step.start-state"], found=False)
-        return
-    solver_cause(result, scene, runner, agent, expected_prev, got, shared)
+        return Cause(SOLVER, f"the port's step {k} failed before giving a state to compare, from the reference's "
+                     f"state and preferred velocities of step {k - 1}: the failure is in its step, not in the state "
+                     "it started from", f"the port's step {k} failed from the reference's state of step {k - 1}",
+                     "the port's step failed from the reference's state of the step before",
+                     Citation("step.phases", ["step.start-state"], found=False))
+    return solver_cause(k, scene, runner, agent, expected_prev, got, shared)
+
+
+def _driver_cause(k: int, scene: Scene, preferred: Difference, expected_prev: StateDump,
+                  got_prev: StateDump) -> Cause:
+    """The preferred velocities computed from the (equal) state k - 1 differ: a driver bug."""
+    detail = f"driver bug: the preferred velocities computed from step {k - 1} already differ ({preferred.describe()})"
+    headline = f"driver bug: agent {preferred.agent}'s preferred velocity from step {k - 1} differs"
+    key = "driver bug: an agent's preferred velocity differs"
+    port = [v for a in agents_of(got_prev) for v in a.preferred]
+    if rounded_to_float32(port, [v for a in agents_of(expected_prev) for v in a.preferred], minimum=2):
+        headline += " (a value rounded to float32: the port's preferred velocities are float32)"
+        key += " (a value rounded to float32: the port's preferred velocities are float32)"
+        detail += "; every preferred velocity of the port that differs is the reference's rounded to float32"
+    agent = preferred.agent
+    citation = cite_driver(scene, expected_prev, agent, k - 1, as_agent(got_prev.agents[agent]).preferred,
+                           _reference_waypoint(scene, k - 1, agent))
+    return Cause(DRIVER, detail, headline, key, citation, preferred=preferred)
 
 
 def _reference_waypoint(scene: Scene, step: int, agent: int) -> int:
@@ -372,8 +382,3 @@ def _reference_waypoint(scene: Scene, step: int, agent: int) -> int:
     for _ in run(scene, step, observe):
         pass
     return seen[0]
-
-
-def _agent_of(non_finite: str) -> int | None:
-    match = re.match(r"agent (\d+)", non_finite)
-    return int(match.group(1)) if match else None

@@ -179,8 +179,9 @@ def vector_cell(runner: Runner, folder: Path) -> tuple[Cell, VectorFailure | Non
         cell.status, cell.reason = NOT_PROVIDED, not_provided_reason(missing, len(passed), len(families) + len(missing))
     if diverged or errors:
         summary = tally(passed, diverged, errors, missing)
+        head = cell.reason  # the first failing case or error, kept apart from the tally after it
         cell.reason += f" [{summary}]"
-        cell.brief = _vector_brief(cell, failure, summary)
+        cell.brief = _vector_brief(cell, failure, summary, head)
     cell.compared = total
     cell.seconds = time.perf_counter() - started
     return cell, failure
@@ -202,11 +203,11 @@ def _name_the_arithmetic(cell: Cell, failure: VectorFailure, rounding: dict[str,
         cell.reason += f" [{failure.fingerprint.text(whole=True)}]"
 
 
-def _vector_brief(cell: Cell, failure: VectorFailure, families: str) -> list[str]:
-    """The vectors row's short form: the first failing case (or error) and the families' tally,
-    its expected and actual results, the clause."""
+def _vector_brief(cell: Cell, failure: VectorFailure, families: str, error: str) -> list[str]:
+    """The vectors row's short form: the first failing case (or ``error``, an ERROR's reason
+    without the tally) and the families' tally, its expected and actual results, the clause."""
     if cell.status == ERROR:
-        return [f"{cell.reason.split(' [')[0]}", families]
+        return [error, families]
     head = f"first failing primitive {failure.where}; {families}"
     if failure.rounding:
         head = f"the floating-point evaluation differs, not the logic ({failure.rounding} differ by rounding only); {head}"

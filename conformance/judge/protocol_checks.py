@@ -31,7 +31,7 @@ from ..runners.exec_runner import ExecRunner
 from ..runners.reference import ReferenceRunner
 from .cell import DIVERGED, ERROR, PASS, Cell
 from .protocol_finding import ProtocolFinding, Slip
-from .state_difference import first_state_difference, hex_bits
+from .state_difference import PREFERRED_FIELDS, first_state_difference, hex_bits
 
 NOT_APPLICABLE = "not applicable"
 ALL_FIELDS = tuple(range(len(DUMP_FIELDS)))
@@ -245,7 +245,7 @@ def dumps_check(runner: Runner, main: RowScene, probe: Probe) -> Check:
             return Check("dumps", DIVERGED, f"{what} has {diff.field}", clause="dump.preferred", found=False,
                          compared=compared, slip=Slip.DUMP)
         if diff is not None:
-            preferred = diff.field.startswith("preferred")
+            preferred = diff.column in PREFERRED_FIELDS
             words = _dump_words(reference, main.scene, step, got, not preferred)
             return Check("dumps", DIVERGED, f"{what}: agent {diff.agent} {diff.field} is not the reference's{words}",
                          detail=f"{hex_bits(diff.expected)} expected, {hex_bits(diff.got)} got "

@@ -10,13 +10,14 @@ function giving it), which calls ``say_first``: a diagnosis judged from the port
 (an encoding, a load, a driver, a position update, a composition, or no cause at all) then
 leads with the finding, its kind becomes ``PROTOCOL`` and its key the finding's (so the cells
 group under it); a diagnosis that the port's own primitives give from the reference's state (a
-constraint list, a linear program) keeps its cause and gets a note.  Nothing here reads a
-check's words: the slip is decided where the check fails.
+constraint list, a linear program) keeps its cause and gets a note.  Either is a new Diagnosis
+(``dataclasses.replace``: a diagnosis is never changed).  Nothing here reads a check's words:
+the slip is decided where the check fails.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import TYPE_CHECKING, Callable, Union
 
@@ -70,21 +71,21 @@ PRIMITIVE_KINDS = (CONSTRAINTS, VELOCITY)
 """Causes the port's own agent_step gives from the reference's state: no run or dump in them."""
 
 
-def say_first(diagnosis: Diagnosis, finding: ProtocolFinding | None) -> None:
-    """Lead ``diagnosis`` with ``finding`` (the module's contract); nothing when None."""
+def say_first(diagnosis: Diagnosis, finding: ProtocolFinding | None) -> Diagnosis:
+    """``diagnosis`` led with ``finding`` (the module's contract), as a new Diagnosis; itself when None."""
     if finding is None:
-        return
-    diagnosis.protocol = finding
+        return diagnosis
     said, clause = SAID[finding.slip]
     if diagnosis.kind in PRIMITIVE_KINDS:
-        diagnosis.notes.append(f"{said}: {finding.words}; this cause is the port's own agent_step from the "
-                               "reference's state, which no run or dump of the port feeds")
-        return
-    before = diagnosis.headline or diagnosis.key  # record fields: never a cut of the cause's words
-    diagnosis.cause = f"{said}: {finding.words}; fix that first" + (
-        f"; this cell's own reading, which it may explain: {diagnosis.cause}" if diagnosis.cause else "")
-    diagnosis.headline = f"{said}; fix that first" + (f" (the cell alone would read: {before})" if before else "")
-    diagnosis.key = f"{said}; fix that first"
-    diagnosis.kind = PROTOCOL
-    others = diagnosis.citation.ids if diagnosis.citation is not None else []
-    diagnosis.citation = Citation(clause, [c for c in others if c != clause], found=False)
+        return replace(diagnosis, protocol=finding, notes=diagnosis.notes + (
+            f"{said}: {finding.words}; this cause is the port's own agent_step from the reference's state, which no "
+            "run or dump of the port feeds",))
+    cause = diagnosis.found
+    before = cause.headline or cause.key  # record fields: never a cut of the cause's words
+    others = cause.citation.ids if cause.citation is not None else []
+    led = replace(cause, kind=PROTOCOL, key=f"{said}; fix that first",
+                  detail=f"{said}: {finding.words}; fix that first" + (
+                      f"; this cell's own reading, which it may explain: {cause.detail}" if cause.detail else ""),
+                  headline=f"{said}; fix that first" + (f" (the cell alone would read: {before})" if before else ""),
+                  citation=Citation(clause, [c for c in others if c != clause], found=False))
+    return replace(diagnosis, protocol=finding, found=led)

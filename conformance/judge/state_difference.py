@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..contract.float_bits import bits, to_float32, ulp_distance
 from ..runners.base import DUMP_FIELDS, StateDump
@@ -34,6 +35,8 @@ class Difference:
     field: str
     expected: float
     got: float
+    column: int | None = None
+    """The field's index in a dump row (``DUMP_FIELDS``; ``AgentState``'s order), None for a count."""
 
     @property
     def ulps(self) -> int | None:
@@ -53,6 +56,39 @@ class Difference:
                 f"got {hex_bits(self.got)} ({self.got!r}), {distance}")
 
 
+class AgentState(NamedTuple):
+    """One agent's row of a state dump, by name (``DUMP_FIELDS``' order): a view of the six values."""
+
+    px: float
+    py: float
+    vx: float
+    vy: float
+    prefx: float
+    prefy: float
+
+    @property
+    def position(self) -> tuple[float, float]:
+        return self.px, self.py
+
+    @property
+    def velocity(self) -> tuple[float, float]:
+        return self.vx, self.vy
+
+    @property
+    def preferred(self) -> tuple[float, float]:
+        return self.prefx, self.prefy
+
+
+def as_agent(row) -> AgentState:
+    """A dump row (six values) as an ``AgentState``."""
+    return AgentState(*row)
+
+
+def agents_of(state: StateDump) -> list[AgentState]:
+    """Every agent row of a dump, by name."""
+    return [AgentState(*row) for row in state.agents]
+
+
 STATE_FIELDS = (2, 3, 0, 1)
 """Velocity before position: the velocity of a step is computed first and moves the position."""
 PREFERRED_FIELDS = (4, 5)
@@ -68,7 +104,7 @@ def first_state_difference(expected: StateDump, got: StateDump,
     for i, (row_e, row_g) in enumerate(zip(expected.agents, got.agents)):
         for f in fields:
             if bits(row_e[f]) != bits(row_g[f]):
-                return Difference(i, DUMP_FIELDS[f], row_e[f], row_g[f])
+                return Difference(i, DUMP_FIELDS[f], row_e[f], row_g[f], f)
     return None
 
 

@@ -22,6 +22,7 @@ from ..contract.float_bits import bits, ulp_distance
 from ..solver.obstacle import segment_distance_squared
 from ..runners.base import Runner, RunnerError, StateDump
 from ..contract.scenario import Scene
+from .constraint_difference import ConstraintDifference, Neighbor, PrimitiveAnswer, Side
 from .provided import provides
 from .state_difference import hex_value
 
@@ -34,45 +35,6 @@ class StepResult:
     hard: int
     vx: float
     vy: float
-
-
-@dataclass
-class ConstraintDifference:
-    """The first difference between the port's and the reference's ``agent_step`` of one agent."""
-
-    agent: int
-    index: int | None
-    """Index of the first differing constraint in the list; None when only the velocity differs."""
-    neighbor: str = ""
-    """"obstacle: segment s" or "agent neighbor j" (the reference's, else the port's)."""
-    field: str = ""
-    """P.x, P.y, N.x, N.y, "missing", "extra", velocity.x or velocity.y ("step result" for a
-    composition: the list and velocity agree, the port's step does not)."""
-    expected: str = ""
-    got: str = ""
-    reading: str = ""
-    """The misreading of the constraint assembly that reproduces the port's list, if one does."""
-    reading_clause: str = ""
-    """The clause that reading breaks."""
-    primitive: str = ""
-    """What the port's own constraint primitive answers for this constraint's inputs, if asked."""
-    neighbors: str = ""
-    """How the port's own neighbour primitives disagree with the reference for this agent, if they do."""
-    port_neighbors: tuple[str, list, list] | None = None
-    """(family, its arguments, the port's answer) when the port's own neighbour primitive disagrees."""
-    tie: str = ""
-    """"the port breaks a tie otherwise: ..." when its neighbour order differs first at two equal distances."""
-    expected_value: float | None = None
-    got_value: float | None = None
-    """The two doubles behind ``expected`` and ``got`` (a P, N or velocity component), when they are one value each."""
-
-    def describe(self) -> str:
-        if self.index is None:
-            return f"{self.field}: expected {self.expected}, got {self.got}"
-        what = f"constraint {self.index} ({self.neighbor})" if self.neighbor else f"constraint {self.index}"
-        if self.field in ("missing", "extra"):
-            return f"{what} is {self.field} in the port's list ({self.got})"
-        return f"{what} differs in {self.field}: expected {self.expected}, got {self.got}"
 
 
 PLANE_FIELDS = ("P.x", "P.y", "N.x", "N.y")
@@ -135,8 +97,8 @@ def compare_steps(scene: Scene, state: StateDump, agent: int, reference: StepRes
     another point of its line (``same_halfplane``) is not a difference: its index goes to
     ``anchored`` and the search goes on."""
     names = _neighbor_names(scene, state, agent, reference)
-    parts = ((reference.lines[:reference.hard], port.lines[:port.hard], 0, "obstacle"),
-             (reference.lines[reference.hard:], port.lines[port.hard:], reference.hard, "agent neighbor"))
+    parts = ((reference.lines[:reference.hard], port.lines[:port.hard], 0, Side.OBSTACLE),
+             (reference.lines[reference.hard:], port.lines[port.hard:], reference.hard, Side.AGENT))
     for want_part, have_part, offset, kind in parts:
         for j, (want, have) in enumerate(zip(want_part, have_part)):
             if any(bits(a) != bits(b) for a, b in zip(want, have)) and same_halfplane(want, have):
@@ -154,29 +116,29 @@ def compare_steps(scene: Scene, state: StateDump, agent: int, reference: StepRes
             missing = len(want_part) > len(have_part)
             line = want_part[j] if missing else have_part[j]
             found = ConstraintDifference(
-                agent, offset + j, names[offset + j] if missing else kind, "missing" if missing else "extra",
-                got=f"{len(have_part)} {kind} constraints, not {len(want_part)}; "
+                agent, offset + j, names[offset + j] if missing else Neighbor(kind), "missing" if missing else "extra",
+                got=f"{len(have_part)} {Neighbor(kind)} constraints, not {len(want_part)}; "
                     f"{'the reference' if missing else 'the port'} has ({', '.join(repr(v) for v in line)})")
             return _with_reading(found, scene, state, port)
     for name, want, have in (("velocity.x", reference.vx, port.vx), ("velocity.y", reference.vy, port.vy)):
         if bits(want) != bits(have):
-            return ConstraintDifference(agent, None, "", name, hex_value(want), hex_value(have),
+            return ConstraintDifference(agent, None, None, name, hex_value(want), hex_value(have),
                                         expected_value=want, got_value=have)
     return None
 
 
-def _neighbor_names(scene: Scene, state: StateDump, agent: int, reference: StepResult) -> list[str]:
-    """"obstacle: segment s" / "agent neighbor j" for every constraint of the reference's list."""
+def _neighbor_names(scene: Scene, state: StateDump, agent: int, reference: StepResult) -> list[Neighbor | None]:
+    """The segment or agent neighbour of every constraint of the reference's list."""
     sim = _simulator(scene, state)
     prm = sim.params[agent]
     from ..solver.neighbors import obstacle_neighbors
-    names = []
+    names: list[Neighbor | None] = []
     if sim.segments:
         reach = prm.time_horizon_obst * prm.max_speed + prm.radius
-        names += [f"obstacle: segment {s}" for _, s in obstacle_neighbors(sim.px[agent], sim.py[agent], reach,
-                                                                          sim.segments)]
-    names += [f"agent neighbor {j}" for _, j in sim.grid().neighbors(agent, prm.neighbor_distance, prm.max_neighbors)]
-    return names + [""] * max(0, len(reference.lines) - len(names))
+        names += [Neighbor(Side.OBSTACLE, s) for _, s in obstacle_neighbors(sim.px[agent], sim.py[agent], reach,
+                                                                            sim.segments)]
+    names += [Neighbor(Side.AGENT, j) for _, j in sim.grid().neighbors(agent, prm.neighbor_distance, prm.max_neighbors)]
+    return names + [None] * max(0, len(reference.lines) - len(names))
 
 
 def _assembly(sim, i: int, dt: float, reach_of, segment_tau, agent_tau, agent_radius,
@@ -274,28 +236,32 @@ def ask_primitive(difference: ConstraintDifference, scene: Scene, state: StateDu
     sim = _simulator(scene, state)
     i, prm = difference.agent, sim.params[difference.agent]
     x, y = sim.px[i], sim.py[i]
-    if difference.neighbor.startswith("agent neighbor "):
-        j = int(difference.neighbor.rsplit(" ", 1)[1])
+    source = difference.source
+    if source is None or source.index is None:
+        return
+    if source.side is Side.AGENT:
+        j = source.index
         family = "agent_constraint"
         args = [sim.px[j] - x, sim.py[j] - y, prm.radius + sim.params[j].radius, prm.time_horizon, scene.dt,
                 sim.vx[i], sim.vy[i], sim.vx[j], sim.vy[j]]
-    elif difference.neighbor.startswith("obstacle: segment "):
-        ax, ay, bx, by = sim.segments[int(difference.neighbor.rsplit(" ", 1)[1])]
+    else:
+        ax, ay, bx, by = sim.segments[source.index]
         family = "segment_constraint"
         args = [ax - x, ay - y, bx - x, by - y, prm.radius, prm.time_horizon_obst, scene.dt]
-    else:
-        return
     plane = ask_family(runner, family, args)
     if plane is None:
         return
     expected = vectors.FAMILY_BY_NAME[family].reference(*args)
     shown = ", ".join(f"{name}={hex_value(v)}" for name, v in zip(("ax", "ay", "r" if family == "agent_constraint"
                                                                      else "bx"), args[:3]))
+    difference.primitive_family = family
     if [bits(v) for v in plane] == [bits(v) for v in expected]:
+        difference.primitive_answer = PrimitiveAnswer.REFERENCE_PLANE
         difference.primitive = (f"the port's {family} primitive gives the reference's plane for the inputs the "
                                 "reference's step feeds it, so the port's step feeds it something else: a horizon "
                                 "or parameter mix-up, the relative position or velocities, the neighbor order")
     else:
+        difference.primitive_answer = PrimitiveAnswer.WRONG_PLANE
         difference.primitive = (f"the port's own {family} primitive gives a wrong plane for the inputs of this "
                                 f"constraint ({shown}, ...): the primitive is wrong, not what is fed to it")
 

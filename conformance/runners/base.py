@@ -92,7 +92,7 @@ class NonFinite(RunnerError):
 
     def __init__(self, step: int, agent: int | None = None, field: str = "", value: str = "",
                  stderr_tail: str = "", reason: str = ""):
-        self.step, self.agent, self.field = step, agent, field
+        self.step, self.agent, self.field, self.value = step, agent, field, value
         named = f": agent {agent} {field} is {value}" if agent is not None else ""
         super().__init__(reason or f"non-finite state at step {step}{named}", stderr_tail)
 

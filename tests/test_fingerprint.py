@@ -87,3 +87,22 @@ def test_a_fast_math_build_is_named_with_its_fix_in_the_vectors_row_and_the_scen
     diagnosis = attach_vector_failure(Diagnosis(3), failure)
     assert diagnosis.headline.endswith("fix: no -ffast-math, -Ofast or -freciprocal-math")
     assert "Math.fround" not in diagnosis.cause and "divide, never multiply by 1/x" in diagnosis.cause
+
+
+@pytest.mark.parametrize("evidence, named", [(HelloEvidence.AGREES, True), (HelloEvidence.SILENT, False),
+                                             (HelloEvidence.CONTRADICTS, False)])
+def test_a_model_that_is_not_rounding_names_the_scene_only_when_the_hello_agrees(evidence, named) -> None:
+    """A dropped sign of zero is not a rounding difference (the vectors row's ``rounding`` stays
+    empty): the scene cell names it only on the port's own word, since a misreading with few bad
+    cases can have half of them reproduced by a model by chance."""
+    from conformance.judge.cell_engine import attach_vector_failure
+    from conformance.judge.diagnosis import Diagnosis
+    from conformance.judge.fingerprint import Fingerprint
+    from conformance.judge.vector_failure import VectorFailure
+    failure = VectorFailure("segment_constraint", 4)
+    failure.fingerprint = Fingerprint(model("no-signed-zeros"), 38, 38, evidence, "-fno-signed-zeros")
+    assert failure.fingerprint.decisive is named
+    diagnosis = attach_vector_failure(Diagnosis(1), failure)
+    assert diagnosis.vector_family == "segment_constraint"
+    said = "the floating-point evaluation differs: the sign of zero dropped; fix: no -ffast-math, -Ofast or -fno-signed-zeros"
+    assert (diagnosis.headline == said) is named, diagnosis.headline

@@ -104,17 +104,18 @@ ROUNDING_CAUSE = ("the floating-point evaluation differs, not the logic: {roundi
 
 def attach_vector_failure(diagnosis: Diagnosis, vector_failure: VectorFailure | None) -> Diagnosis:
     """The diagnosis naming the runner's first failing primitive (family, case and decoded case);
-    when the primitives differ only by rounding, its cause says so first: that is the cause to fix
-    (a new Diagnosis; ``diagnosis`` itself when there is no failure)."""
+    when the primitives differ only by rounding, or the toolchain fingerprint is decisive on its
+    own (a dropped sign of zero), its cause says so first: that is the cause to fix (a new
+    Diagnosis; ``diagnosis`` itself when there is no failure)."""
     if vector_failure is None:
         return diagnosis
     family, case = vector_failure
     named = replace(diagnosis, vector_family=family, vector_case=case,
                     vector_detail=getattr(vector_failure, "detail", ""))
     rounding = getattr(vector_failure, "rounding", "")
-    if not rounding or diagnosis.rounding:
-        return named
     found = getattr(vector_failure, "fingerprint", None)
+    if diagnosis.rounding or not (rounding or (found is not None and found.decisive)):
+        return named
     cause = diagnosis.found
     at_step = f"at the step: {cause.detail}" if cause.detail else "the step shows it"
     if found is not None:  # the slip by name, and its fix

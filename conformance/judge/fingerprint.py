@@ -58,6 +58,15 @@ class Fingerprint:
         return (f"{self.model.what}: it reproduces {self.reproduced} of {self.replayed} failing formula cases"
                 f"{said}; fix: {fix}")
 
+    @property
+    def decisive(self) -> bool:
+        """Whether it names the slip when the failing cases are not all a matter of rounding (a
+        dropped sign of zero is not: -0.0 and 0.0 are not neighbours): only when the port's own
+        hello agrees (its flags name the choice).  A share alone is not enough: a misreading with
+        a few bad cases can have half of them reproduced by a model by chance (legs-skip-nonstrict
+        and segment-far-end-as-b both were, by FMA)."""
+        return self.evidence is HelloEvidence.AGREES
+
     def to_json(self) -> dict:
         return {"model": self.model.id, "reproduced": self.reproduced, "replayed": self.replayed,
                 "evidence": str(self.evidence), "hello": self.hello, "fix": self.model.fix,

@@ -144,6 +144,9 @@ TOOLCHAIN_CONTROLS: tuple[Control, ...] = (
     Control("reciprocal-math-x64", "-freciprocal-math on x86-64 (x / y as x * (1 / y))",
             _host_build("reciprocal-math-x64", "-freciprocal-math"), clauses=("arith.binary64",),
             cause="reciprocal.*fix: .*-freciprocal-math"),
+    Control("no-signed-zeros-x64", "-fno-signed-zeros on x86-64 (0 - x as -x, x + 0 as x: a -0.0 becomes 0.0)",
+            _host_build("no-signed-zeros-x64", "-fno-signed-zeros"), clauses=("arith.binary64",),
+            cause="sign of zero.*fix: .*-fno-signed-zeros"),
     Control("associative-math-x64", "-fassociative-math on x86-64 (with the -fno-signed-zeros and "
             "-fno-trapping-math it needs to act)", _host_build("associative-math-x64", "-fassociative-math",
                                                                 "-fno-signed-zeros", "-fno-trapping-math"),
@@ -153,8 +156,7 @@ TOOLCHAIN_CONTROLS: tuple[Control, ...] = (
 )
 """One common toolchain choice each, made on the suite's own C port with its guards removed: the
 cell that catches one must name the choice (the toolchain fingerprint, judge/fingerprint.py) and
-its fix.  -fno-signed-zeros alone is not here yet: its scene cell blames the segment_constraint
-primitive while the vectors row names the sign of zero (docs/results.md, the diagnosis benchmark)."""
+its fix."""
 
 BUILD_CONTROLS: tuple[Control, ...] = TOOLCHAIN_CONTROLS + (
     _careless("single-precision", "single-precision state (positions and velocities as float)",

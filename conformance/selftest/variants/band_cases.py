@@ -142,7 +142,7 @@ def generator_digest() -> str:
     """SHA-256 of what the band cases are made of: their generators and the reference."""
     package = shipped.PACKAGE
     digest = hashlib.sha256()
-    paths = [package / "selftest" / "band_cases.py", *(package / "data").glob("offaxis_*.py"),
+    paths = [package / "selftest" / "variants" / "band_cases.py", *(package / "data").glob("offaxis_*.py"),
              package / "contract" / "fused.py", *(package / "solver").glob("*.py")]
     for path in sorted(paths):
         digest.update(path.name.encode() + b"\0" + path.read_bytes())

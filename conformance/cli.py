@@ -254,8 +254,8 @@ def cmd_operators(args: argparse.Namespace) -> int:
     from .selftest.variants import operator_run
     suite = Suite.locate(args.suite)
     if args.evidence:
-        from .selftest.variants.operator_review import refresh_evidence
-        return _exit(refresh_evidence(suite.root, args.jobs, _print) > 0)
+        from .selftest.variants.evidence import refresh_operator_evidence
+        return _exit(refresh_operator_evidence(suite.root, args.jobs, _print) > 0)
     if args.search:
         from .selftest.variants.band_search import refresh_search
         return _exit(refresh_search(suite.root, args.jobs, _print) > 0)

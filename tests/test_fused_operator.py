@@ -10,7 +10,7 @@ from conformance.data import offaxis_write, vector_offaxis, vectors
 from conformance.judge.matrix import DIVERGED, vector_cell
 from conformance.runners.build.layer import DETERMINISM_FLAGS, system_cc
 from conformance.runners.cffi_runner import CffiRunner, CVariant
-from conformance.selftest.variants.operator_review import Reviewed
+from conformance.selftest.variants.review import Reviewed
 from conformance.selftest.variants.operators import find_variants, load_operators
 from conformance.selftest.controls.patches import load_patch, patched_tree
 from conftest import ROOT
@@ -84,7 +84,7 @@ def test_the_side_test_case_is_decided_otherwise_by_one_rounding():
 
 def test_random_evidence_alone_no_longer_makes_a_variant_equivalent():
     from conformance.selftest.variants.band_search import SearchResult
-    from conformance.selftest.variants.mutate import sources_digest
+    from conformance.selftest.variants.tree import sources_digest
     evidence = {"compared": 97954, "differ": 0, "first": "", "sources": sources_digest()[:16], "scenarios": 1}
     assert Reviewed("x:y.c:1:0123456789", "r", evidence).status() == "gap"
     clean = SearchResult(23000, 0).to_record()

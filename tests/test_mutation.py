@@ -12,8 +12,10 @@ import pytest
 from collections import Counter
 
 
-from conformance.selftest.variants.equivalents import Equivalence, Evidence, evidence_cases, gather_evidence, load_equivalent, load_gap_notes
-from conformance.selftest.variants.mutate import KILLED, SURVIVED, Outcome, _judge, generate_mutants, run_mutants, sources_digest
+from conformance.selftest.variants.evidence import gather_evidence
+from conformance.selftest.variants.mutate import KILLED, SURVIVED, Outcome, _judge, generate_mutants, run_mutants
+from conformance.selftest.variants.review import Equivalence, Evidence, evidence_cases, load_equivalent, load_gap_notes
+from conformance.selftest.variants.tree import sources_digest
 from conformance.selftest.variants.mutation_report import score
 from conftest import ROOT
 

@@ -189,7 +189,7 @@ def test_the_command_names_a_glob_that_matches_nothing(capsys) -> None:
 
 def test_every_proved_survivor_still_proves_and_names_a_current_variant() -> None:
     from conformance.selftest.variants.operator_proofs import CLAIMS, prove
-    from conformance.selftest.variants.operator_review import load_reviewed
+    from conformance.selftest.variants.review import load_reviewed
     reviewed = load_reviewed(ROOT)
     current = {v.id: v for v in find_variants(load_operators())}
     proved = [e for e in reviewed.values() if e.proof is not None]
@@ -222,7 +222,7 @@ def test_a_false_claim_is_not_proved() -> None:
 
 
 def test_a_bad_reviewed_file_is_one_error(tmp_path: Path) -> None:
-    from conformance.selftest.variants.operator_review import REVIEWED, load_reviewed
+    from conformance.selftest.variants.review import REVIEWED, load_reviewed
     (tmp_path / REVIEWED).parent.mkdir(parents=True)
     (tmp_path / REVIEWED).write_text(json.dumps({"equivalent": [{"id": "float32:x.c:1:0123456789", "reason": "r",
                                                                   "proof": {"solver": "s", "claim": "c",

@@ -82,12 +82,12 @@ def test_every_schema_of_the_suite_is_listed_and_every_committed_file_follows_it
 def test_a_file_that_breaks_its_schema_is_one_error_naming_the_key(tmp_path: Path, kind: str, text: str,
                                                                    key: str) -> None:
     from conformance.data import goldens, vectors
-    from conformance.selftest.variants import equivalents
+    from conformance.selftest.variants import review
     from conformance.selftest.controls import patches as variants
     from conformance.errors import InputError
     path = tmp_path / "file.json"
     path.write_text(text, encoding="utf-8")
-    load = {"patch": variants.load_patch, "equivalent": equivalents.load_equivalent, "vectors": vectors.read_vectors,
+    load = {"patch": variants.load_patch, "equivalent": review.load_equivalent, "vectors": vectors.read_vectors,
             "golden": goldens.read_golden}[kind]
     with pytest.raises(InputError) as info:
         load(path)

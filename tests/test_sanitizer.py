@@ -15,8 +15,11 @@ import pytest
 
 from conformance.runners.build.sources import C_DIR
 from conformance.runners.build.sanitizer import SANITIZERS, SanitizerUnavailable, compile_flags, environment, find_report, runtime
-from conformance.selftest.variants.mutate import KILLED, TIMEOUT, _classify, _verdict_path, generate_mutants, run_mutants, worker_verdict
-from conformance.selftest.variants.mutate_worker import THREADED_PATH, mutant_variant
+from conformance.selftest.variants.engine import classify_exit as _classify, worker_verdict
+from conformance.selftest.variants.mutate import KILLED, _verdict_path, generate_mutants, run_mutants
+from conformance.selftest.variants.tree import variant_build as mutant_variant
+from conformance.selftest.variants.verdicts import VariantStatus
+from conformance.selftest.variants.worker import THREADED_PATH
 from conftest import ROOT
 
 OVERFLOW = "neighbors.c:352:comparison:1dce666fc0"
@@ -29,7 +32,7 @@ RACE = "simulator.c:345:delete:4ea7cbced5"
 """``gridValid`` never set: every worker of the threaded step rebuilds the shared grid. A gap of
 the plain run (one full run killed it, the next did not)."""
 
-ASAN_REPORT = """mutate-worker: at vector:agent_neighbors
+ASAN_REPORT = """variant-worker: at vector:agent_neighbors
 =================================================================
 ==2548==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6140000207d0 at pc 0x7f5126bc10a8 bp 0x7ffc sp 0x7ffc
 READ of size 8 at 0x6140000207d0 thread T0
@@ -76,17 +79,17 @@ def _done(status: int, stderr: str, stdout: str = "") -> subprocess.CompletedPro
 
 def test_a_report_is_a_sanitizer_kill_and_a_signal_stays_a_crash() -> None:
     asan = _classify(_done(66, ASAN_REPORT), "address")
-    assert (asan["status"], asan["killed_by"]) == (KILLED, "sanitizer:address")
+    assert (asan["status"], asan["killed_by"]) == (VariantStatus.CRASH, "sanitizer:address")
     assert asan["detail"].endswith("(#0 oc_AgentGrid_CellsTask neighbors.c:354) during vector:agent_neighbors")
-    tsan = _classify(_done(66, "mutate-worker: at scenario:orca/crossing-blocks[threads=2]\n" + TSAN_REPORT), "thread")
+    tsan = _classify(_done(66, "variant-worker: at scenario:orca/crossing-blocks[threads=2]\n" + TSAN_REPORT), "thread")
     assert tsan["killed_by"] == "sanitizer:thread" and tsan["detail"].endswith("during scenario:orca/crossing-blocks[threads=2]")
     segv = _classify(_done(66, SEGV_REPORT), "address")
     assert segv["killed_by"] == "crash" and "AddressSanitizer: SEGV" in segv["detail"]
-    assert _classify(_done(-11, ""), None) == {"status": KILLED, "killed_by": "crash",
-                                               "detail": "the mutant crashed (signal 11)"}
+    assert _classify(_done(-11, ""), None) == {"status": VariantStatus.CRASH, "killed_by": "crash",
+                                               "detail": "the variant crashed (signal 11)"}
     assert _classify(_done(0, "", '{"status": "survived"}\n'), "thread") == {"status": "survived"}
     assert _classify(_done(66, "something else"), "thread")["killed_by"] == "sanitizer:thread"
-    assert _classify(_done(1, "Traceback ..."), "address")["status"] == TIMEOUT
+    assert _classify(_done(1, "Traceback ..."), "address")["status"] == VariantStatus.TIMEOUT
 
 
 def test_sanitizer_builds_keep_the_determinism_flags_and_cache_apart() -> None:
@@ -116,7 +119,7 @@ def test_the_unmutated_sources_survive_under_each_sanitizer(name: str) -> None:
     """No sanitizer changes a bit: every vector family and every non-slow scenario on every run
     path (and, under TSan, the real pool) still matches the goldens, with no report."""
     _need(name)
-    found = worker_verdict([str(C_DIR), str(ROOT)], 600.0, sanitizer=name)
+    found = worker_verdict(["mutation", str(C_DIR), str(ROOT)], 600.0, sanitizer=name)
     assert found["status"] == "survived", found
 
 

@@ -20,9 +20,9 @@ import sys
 
 
 from conformance.data import vectors
-from conformance.runners.build.layer import DETERMINISM_FLAGS, system_cc
-from conformance.selftest.variants.mutate import apply, generate_mutants
-from conformance.runners.cffi_runner import CffiRunner, CVariant, c_variants
+from conformance.selftest.variants.mutate import generate_mutants
+from conformance.selftest.variants.tree import variant_build, variant_tree
+from conformance.runners.cffi_runner import CffiRunner, c_variants
 
 
 def _encoded(family: vectors.Family, raw: list) -> list:
@@ -57,7 +57,7 @@ def main() -> int:
                  for f in families}
     expected = {f.name: port.vectors(f.name, [_encoded(f, raw) for raw in raw_cases[f.name]]) for f in families}
     for mutant in mutants:
-        runner = CffiRunner(CVariant("search", system_cc(), DETERMINISM_FLAGS + ("-O2",), apply(mutant)))
+        runner = CffiRunner(variant_build(variant_tree(mutant)))
         found = 0
         compared = 0
         shown: list[str] = []

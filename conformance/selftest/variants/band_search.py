@@ -10,7 +10,7 @@ docs/operators/equivalent.json that has no proof and no search record for the cu
 sources and generator, writes each record there as soon as it is in, says one SEPARATED line
 (with the separating case's arguments, to be held by a vector case) per variant the band tells
 apart, and returns how many did.  A reviewed variant counts as equivalent only with a proof or a
-search that separated nothing (operator_review.Reviewed.status).
+search that separated nothing (review.Reviewed.status).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import Callable
 
 from ...runners.build.layer import cache_root
 from .band_cases import generator_digest
-from .mutate import sources_digest
+from .tree import sources_digest, variant_build, variant_tree
 
 
 @dataclass(frozen=True)
@@ -73,8 +73,7 @@ def _run(tree: Path, cases: Path) -> SearchResult:
     from ...data import vectors
     from ...judge.matrix import run_families
     from ...runners.cffi_runner import CffiRunner
-    from .mutate_worker import mutant_variant
-    runner = CffiRunner(mutant_variant(tree))
+    runner = CffiRunner(variant_build(tree))
     compared = differ = 0
     first, args = "", None
     for run in run_families(runner, json.loads(cases.read_text())):
@@ -91,17 +90,15 @@ def _run(tree: Path, cases: Path) -> SearchResult:
 def refresh_search(root: Path, jobs: int | None, say: Callable[[str], None]) -> int:
     """Searches every reviewed entry without a proof whose search is missing or stale; the
     number the band separates."""
-    from .operator_review import Reviewed, load_reviewed, save_reviewed
-    from .operators import find_variants, load_operators, variant_tree
-    operators = {o.name: o for o in load_operators()}
-    by_id = {v.id: v for v in find_variants(list(operators.values()))}
+    from .operators import find_variants, load_operators
+    from .review import Reviewed, load_reviewed, save_reviewed
+    by_id = {v.id: v for v in find_variants(load_operators())}
     entries = load_reviewed(root)
     todo = [i for i, e in entries.items() if i in by_id and e.proof is None and not e.searched()]
     cases = cases_file()
 
     def one(i: str) -> SearchResult:
-        v = by_id[i]
-        return search_tree(variant_tree(v, operators[v.operator]), cases)
+        return search_tree(variant_tree(by_id[i]), cases)
 
     separated = 0
     with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:

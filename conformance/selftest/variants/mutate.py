@@ -2,52 +2,35 @@
 
 Contract: ``generate_mutants()`` makes one-change mutants of the solver sources (arithmetic
 operator swaps, comparison flips and strict/non-strict swaps, constant tweaks, swapped operands
-of - and /, deleted statements, loop-bound shifts), each with a stable id.  ``run_mutants``
-builds each through the build layer in its own process (in parallel, cached by the mutant's
-source), runs the primitive vectors and then the scenarios cheapest first against the goldens,
-stops at the first divergence, and classifies it: killed (by which vector family or scenario,
-at which step), survived, build failure, or timeout/crash.  With ``sanitizer="address"`` or
-``"thread"`` each mutant is built with that sanitizer and its worker runs with the runtime
-preloaded (``runners.build.sanitizer``); a report is a kill by ``sanitizer:address`` or
-``sanitizer:thread`` (its first line in the detail), a signal stays a kill by ``crash``.
-``worker_verdict`` is that subprocess pattern for any worker module.  The reviewed equivalents
-live in ``equivalents``, the score and report in ``mutation_report``.
+of - and /, deleted statements, loop-bound shifts), each a ``Variant`` of the ``mutation``
+generator with a stable id ``FILE:LINE:OPERATOR:HASH``.  ``run_mutants`` judges them on the
+variant engine (``engine.judge_all``, the ``mutation`` worker profile: the primitive vectors
+first, then the scenarios cheapest first on three run paths, stopping at the first divergence;
+verdicts cached by the mutant, the C sources and the goldens) and gives each its report line
+(``Outcome``) in the mutation report's words: ``killed`` (by which vector family or scenario,
+at which step, or by ``crash``), ``survived``, ``build-failed`` or ``timeout``.  With
+``sanitizer="address"`` or ``"thread"`` each mutant is built with that sanitizer and its worker
+runs with the runtime preloaded (``runners.build.sanitizer``); a report is a kill by
+``sanitizer:address`` or ``sanitizer:thread`` (its first line in the detail), a signal stays a
+kill by ``crash``.  The reviewed equivalents live in ``review``, the score and report in
+``mutation_report``.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
-import os
 import re
-import subprocess
-import sys
-import time
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
-from ...runners.build.layer import cache_root
-from ...runners.build.sources import C_DIR, MUTATED, SOLVER, cached_tree
-from ...runners.build.sanitizer import EXIT_STATUS, environment, find_report
+from ...runners.build.sources import C_DIR, MUTATED, SOLVER
+from .engine import Run, judge, judge_all
+from .tree import sources_digest
+from .variant import MUTATION, Variant
+from .verdicts import MUTATION_WORDS, VariantStatus, VerdictCache
 
 KILLED, SURVIVED, BUILD_FAILED, TIMEOUT = "killed", "survived", "build-failed", "timeout"
-AT = "mutate-worker: at "
-"""The prefix of the line a worker writes on stderr before each vector family and scenario run
-(``mutate_worker``), so that a kill by a sanitizer or a crash can say what ran."""
-
-
-@dataclass(frozen=True)
-class Mutant:
-    id: str
-    file: str
-    line: int
-    operator: str
-    original: str
-    mutated: str
-
-    def diff(self) -> str:
-        return f"{self.file}:{self.line}\n- {self.original.strip()}\n+ {self.mutated.strip()}"
+"""The mutation report's words (``verdicts.MUTATION_WORDS`` maps the engine's onto them)."""
 
 
 _SWAPS = {" + ": " - ", " - ": " + ", " * ": " / ", " / ": " * "}
@@ -125,7 +108,7 @@ def _line_mutants(file: str, number: int, line: str) -> list[tuple[str, str]]:
     return out
 
 
-def generate_mutants(source_dir: Path = C_DIR) -> list[Mutant]:
+def generate_mutants(source_dir: Path = C_DIR) -> list[Variant]:
     """Every mutant of the solver sources, in file and line order."""
     mutants = []
     for file in MUTATED:
@@ -140,66 +123,57 @@ def generate_mutants(source_dir: Path = C_DIR) -> list[Mutant]:
                 if new_line == line:
                     continue
                 key = hashlib.sha256(f"{file}\0{number}\0{line}\0{new_line}".encode()).hexdigest()[:10]
-                mutants.append(Mutant(f"{file}:{number}:{operator}:{key}", file, number, operator, line, new_line))
+                mutants.append(Variant(f"{file}:{number}:{operator}:{key}", MUTATION, operator, file,
+                                       f"{SOLVER}/{file}", number, line, new_line))
     return mutants
-
-
-def sources_digest(source_dir: Path = C_DIR) -> str:
-    """SHA-256 of the production C sources a mutant is made from (solver and harness)."""
-    digest = hashlib.sha256()
-    for path in sorted(source_dir.rglob("*.[ch]")):
-        if "cli" not in path.relative_to(source_dir).parts:
-            digest.update(path.relative_to(source_dir).as_posix().encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
-
-
-def apply(mutant: Mutant, source_dir: Path = C_DIR) -> Path:
-    """A copy of runners/c with the mutant applied (cached by the mutant and the sources)."""
-    import shutil
-    key = hashlib.sha256((mutant.id + sources_digest(source_dir)).encode()).hexdigest()[:20]
-
-    def fill(folder: Path) -> None:
-        shutil.copytree(source_dir, folder, ignore=shutil.ignore_patterns("*.md", "controls", "variants", "cli"))
-        target = folder / SOLVER / mutant.file
-        lines = target.read_text().splitlines(keepends=True)
-        newline = "\n" if lines[mutant.line - 1].endswith("\n") else ""
-        lines[mutant.line - 1] = mutant.mutated + newline
-        target.write_text("".join(lines))
-    return cached_tree(cache_root() / "mutants" / key, fill)
 
 
 @dataclass
 class Outcome:
-    mutant: Mutant
+    """One mutant's line of the mutation report, in its words (``verdicts.MUTATION_WORDS``)."""
+
+    mutant: Variant
     status: str
     killed_by: str = ""
     step: int | None = None
     seconds: float = 0.0
     detail: str = ""
+    verdict: VariantStatus | None = None
+    """The engine's word for it (scene, vectors, crash, ...; None when made by hand)."""
 
     def to_json(self) -> dict:
-        return {**asdict(self.mutant), "status": self.status, "killed_by": self.killed_by, "step": self.step,
+        m = self.mutant
+        return {"id": m.id, "file": m.file, "line": m.line, "operator": m.operator, "original": m.original,
+                "mutated": m.mutated, "status": self.status, "killed_by": self.killed_by, "step": self.step,
                 "seconds": round(self.seconds, 2), "detail": self.detail}
 
 
-def _verdict_path(mutant: Mutant, root: Path, sanitizer: str | None = None) -> Path:
+def outcome(mutant: Variant, raw: dict) -> Outcome:
+    """A mutant's report line from the engine's raw verdict (equivalence is the report's)."""
+    status = VariantStatus(raw["status"])
+    return Outcome(mutant, MUTATION_WORDS[status], raw.get("killed_by", ""), raw.get("step"), raw.get("seconds", 0.0),
+                   raw.get("detail", ""), status)
+
+
+def verdict_key(mutant: Variant, goldens: str, sanitizer: str | None = None) -> str:
+    """The cache key text of a mutant's verdict: its id, the C sources and the goldens (verdicts
+    under a sanitizer are kept apart; the plain verdicts keep their keys)."""
+    tail = f"\0{sanitizer}" if sanitizer else ""
+    return f"{mutant.id}\0{sources_digest()}\0{goldens}{tail}"
+
+
+CACHE = VerdictCache("mutant-verdicts")
+"""Every mutant verdict is kept, a timeout too (a mutant that loops stays looping)."""
+
+
+def goldens_of(root: Path) -> str:
+    """The digest of the goldens a mutant is judged on (the scenario files' own scenes and the vectors)."""
     from ...reports.report import goldens_digest
-    tail = f"\0{sanitizer}" if sanitizer else ""  # the plain verdicts keep their keys
-    key = hashlib.sha256(f"{mutant.id}\0{sources_digest()}\0{goldens_digest(root / 'goldens', framed=False)}{tail}".encode())
-    return cache_root() / "mutant-verdicts" / f"{key.hexdigest()[:24]}.json"
+    return goldens_digest(root / "goldens", framed=False)
 
 
-def run_one(mutant: Mutant, root: Path, timeout: float, *, sanitizer: str | None = None) -> Outcome:
-    """Judge one mutant, from the verdict cache when the sources and goldens are unchanged
-    (verdicts under a sanitizer are cached apart)."""
-    cached = _verdict_path(mutant, root, sanitizer)
-    if cached.exists():
-        data = json.loads(cached.read_text())
-        return Outcome(mutant, data["status"], data["killed_by"], data["step"], data["seconds"], data["detail"])
-    outcome = _judge(mutant, root, timeout, sanitizer=sanitizer)
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    cached.write_text(json.dumps(outcome.to_json()))
-    return outcome
+def _verdict_path(mutant: Variant, root: Path, sanitizer: str | None = None) -> Path:
+    return CACHE.path(verdict_key(mutant, goldens_of(root), sanitizer))
 
 
 SANITIZER_SLOWDOWN = {None: 1.0, "address": 2.0, "thread": 6.0}
@@ -213,74 +187,20 @@ def default_timeout(sanitizer: str | None = None, plain: float = 30.0) -> float:
     return plain * SANITIZER_SLOWDOWN[sanitizer]
 
 
-def _judge(mutant: Mutant, root: Path, timeout: float, *, sanitizer: str | None = None) -> Outcome:
-    """Build and judge one mutant in its own process (with ``sanitizer``, its build and runtime)."""
-    tree = apply(mutant)
-    found = worker_verdict([str(tree), str(root)], timeout, sanitizer=sanitizer)
-    return Outcome(mutant, found["status"], found.get("killed_by", ""), found.get("step"), found["seconds"],
-                   found.get("detail", ""))
+def _run(root: Path, timeout: float, jobs: int | None = None, cached: bool = True,
+         sanitizer: str | None = None) -> Run:
+    goldens = goldens_of(root)
+    return Run(root, MUTATION, CACHE, lambda m: verdict_key(m, goldens, sanitizer), goldens, timeout, jobs,
+               sanitizer, cached)
 
 
-def worker_verdict(args: list[str], timeout: float, *, sanitizer: str | None = None,
-                   module: str = "conformance.selftest.variants.mutate_worker") -> dict:
-    """Runs ``python -m module [--sanitize NAME] ARGS`` (with the sanitizer's runtime preloaded)
-    and returns its verdict, a dict with ``status`` (killed, survived, build-failed, timeout),
-    ``killed_by``, ``step``, ``detail`` and ``seconds``: its own JSON line, else a kill by
-    ``sanitizer:NAME`` (a sanitizer's report: its first line, the first frame and what ran), a
-    kill by ``crash`` (a signal, caught by a sanitizer or not), or a timeout (no verdict in time,
-    or a worker that died without one)."""
-    started = time.perf_counter()
-    cmd = [sys.executable, "-m", module, *(["--sanitize", sanitizer] if sanitizer else []), *args]
-    env = environment(sanitizer) if sanitizer else None
-    try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
-    except subprocess.TimeoutExpired:
-        return {"status": TIMEOUT, "detail": f"no verdict within {timeout:.0f} s", "seconds": timeout}
-    return {**_classify(done, sanitizer), "seconds": time.perf_counter() - started}
+def _judge(mutant: Variant, root: Path, timeout: float, *, sanitizer: str | None = None) -> Outcome:
+    """Build and judge one mutant in its own process, afresh (with ``sanitizer``, its build and runtime)."""
+    return outcome(mutant, judge(mutant, _run(root, timeout, sanitizer=sanitizer)))
 
 
-def _classify(done: subprocess.CompletedProcess, sanitizer: str | None) -> dict:
-    """A finished worker's verdict (``worker_verdict``), without the seconds."""
-    report = find_report(done.stderr) if sanitizer else None
-    during = _last_at(done.stderr)
-    if report is not None and not report.is_signal:
-        return {"status": KILLED, "killed_by": f"sanitizer:{report.sanitizer}",
-                "detail": report.detail + (f" during {during}" if during else "")}
-    if done.returncode < 0 or report is not None:
-        why = report.detail if report is not None else f"signal {-done.returncode}"
-        return {"status": KILLED, "killed_by": "crash", "detail": f"the mutant crashed ({why})"}
-    if sanitizer and done.returncode == EXIT_STATUS:  # a report in a form find_report does not know
-        tail = done.stderr.strip()[-300:]
-        return {"status": KILLED, "killed_by": f"sanitizer:{sanitizer}", "detail": f"exit status {EXIT_STATUS}: {tail}"}
-    try:
-        return json.loads(done.stdout.strip().splitlines()[-1])
-    except (IndexError, ValueError):
-        tail = (done.stderr or done.stdout).strip()[-300:]
-        return {"status": TIMEOUT, "detail": f"worker crashed (status {done.returncode}): {tail}"}
-
-
-def _last_at(stderr: str) -> str:
-    """What the worker said it was running last (its ``AT`` lines), or ''."""
-    marks = [line[len(AT):] for line in (stderr or "").splitlines() if line.startswith(AT)]
-    return marks[-1] if marks else ""
-
-
-def run_mutants(mutants: list[Mutant], root: Path, jobs: int | None = None, timeout: float = 30.0,
+def run_mutants(mutants: list[Variant], root: Path, jobs: int | None = None, timeout: float = 30.0,
                 progress=None, cached: bool = True, *, sanitizer: str | None = None) -> list[Outcome]:
     """Judge every mutant, ``jobs`` processes at a time (default: the number of cores), each
     built with ``sanitizer`` when one is named (``runners.build.sanitizer.SANITIZERS``)."""
-    jobs = jobs or os.cpu_count() or 1
-    judge = run_one if cached else _judge
-    outcomes: list[Outcome] = []
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        for outcome in pool.map(lambda m: judge(m, root, timeout, sanitizer=sanitizer), mutants):
-            outcomes.append(outcome)
-            if progress is not None:
-                progress(outcome)
-    return outcomes
-
-
-def id_order(mutant_id: str) -> tuple:
-    """Sort key of mutant ids: the solver files in the order of the text, then the line."""
-    file, line, *rest = mutant_id.split(":")
-    return (MUTATED.index(file) if file in MUTATED else len(MUTATED), int(line), *rest)
+    return judge_all(mutants, _run(root, timeout, jobs, cached, sanitizer), outcome, progress)

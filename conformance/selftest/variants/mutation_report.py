@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .equivalents import Equivalence, is_equivalent
+from .review import Equivalence, is_equivalent
 from ...runners.build.sources import MUTATED
 from .mutate import BUILD_FAILED, KILLED, SURVIVED, TIMEOUT, Outcome
 

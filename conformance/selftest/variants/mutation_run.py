@@ -17,12 +17,13 @@ from pathlib import Path
 from typing import Callable
 
 from ...progress import Progress
-from .equivalents import is_equivalent, load_equivalent, load_gap_notes
-from .mutate import SURVIVED, Mutant, generate_mutants, run_mutants
+from .review import MUTATION_REVIEWED, is_equivalent, load_equivalent, load_gap_notes
+from .mutate import SURVIVED, generate_mutants, run_mutants
+from .variant import Variant
 from .mutation_report import score, write_report
 
 
-def select_mutants(patterns: list[str] | None, sample: int | None, seed: int) -> list[Mutant]:
+def select_mutants(patterns: list[str] | None, sample: int | None, seed: int) -> list[Variant]:
     mutants = generate_mutants()
     if patterns is not None:
         mutants = [m for m in mutants if any(fnmatchcase(m.id, p) for p in patterns)]
@@ -31,11 +32,11 @@ def select_mutants(patterns: list[str] | None, sample: int | None, seed: int) ->
     return mutants
 
 
-def score_mutants(mutants: list[Mutant], root: Path, jobs: int | None, timeout: float, out: Path | None,
+def score_mutants(mutants: list[Variant], root: Path, jobs: int | None, timeout: float, out: Path | None,
                   say: Callable[[str], None], *, sanitizer: str | None = None) -> int:
     """Runs the mutants against the scenarios and vectors (built with ``sanitizer`` when one is
     named); the number of unreviewed survivors."""
-    reviewed_path = root / "docs" / "mutation" / "equivalent.json"
+    reviewed_path = root / MUTATION_REVIEWED
     equivalent = load_equivalent(reviewed_path)
     started = time.perf_counter()
     with Progress(len(mutants), "mutants") as bar:

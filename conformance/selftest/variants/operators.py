@@ -8,25 +8,25 @@ runners/c) and regex rewrites.  ``load_operators()`` reads them all (``InputErro
 file, the key path and the reason for a bad one: a schema break, a regular expression that does
 not compile, an unknown scope, a template naming no value list).  ``find_variants(operators)``
 matches every rewrite against every code line (comments stripped) of every function in scope;
-each match, and each value of a ``{NAME}`` in its template, is one ``Variant`` with a stable id
-``operator:file:line:hash``.  ``variant_tree(variant)`` is a cached copy of runners/c with the
-one line rewritten (and the operator's prelude after the file's last ``#include``).  How a
-variant is judged is ``operator_worker``; the run and its report are ``operator_run``.
+each match, and each value of a ``{NAME}`` in its template, is one ``Variant`` of the
+``operator`` generator (its kind the operator's name, its prelude the operator's) with a stable
+id ``operator:file:line:hash``.  The variant engine edits, builds and judges it
+(``tree.variant_tree``, ``worker``'s ``operator`` profile); the run and its classification are
+``operator_run``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-import shutil
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
 
 from ...contract import schema_files
 from ...errors import InputError, did_you_mean
-from ...runners.build.layer import cache_root
-from ...runners.build.sources import C_DIR, cached_tree
+from ...runners.build.sources import C_DIR
+from .variant import OPERATOR, Variant
 
 OPERATORS_DIR = C_DIR / "operators"
 SCOPES_FILE = "scopes.json"
@@ -74,21 +74,6 @@ class Operator:
             return "class"
         pattern = dict(self.components).get(file)
         return "component" if pattern and re.search(pattern, text, re.IGNORECASE) else ""
-
-
-@dataclass(frozen=True)
-class Variant:
-    id: str
-    operator: str
-    file: str
-    """Relative to runners/c (``solver/obstacle.c``)."""
-    function: str
-    line: int
-    original: str
-    mutated: str
-
-    def diff(self) -> str:
-        return f"{self.file}:{self.line} ({self.function})\n- {self.original.strip()}\n+ {self.mutated.strip()}"
 
 
 def _compile(pattern: str, where: str, file: str) -> re.Pattern:
@@ -218,8 +203,8 @@ def _line_variants(operator: Operator, file: str, function: str, number: int, li
             for template in _templates(operator, rewrite.replace):
                 mutated = code[:m.start()] + m.expand(template) + code[m.end():] + comment
                 if mutated != line:
-                    out.append(Variant(_variant_id(operator.name, file, number, line, mutated), operator.name, file,
-                                       function, number, line, mutated))
+                    out.append(Variant(_variant_id(operator.name, file, number, line, mutated), OPERATOR,
+                                       operator.name, file, file, number, line, mutated, function, operator.prelude))
     return out
 
 
@@ -243,24 +228,3 @@ def find_variants(operators: list[Operator], source_dir: Path = C_DIR) -> list[V
                     for v in _line_variants(operator, file, name, number, lines[number - 1], body, following):
                         seen.setdefault(v.id, v)
     return list(seen.values())
-
-
-def variant_tree(variant: Variant, operator: Operator, source_dir: Path = C_DIR) -> Path:
-    """A copy of runners/c with the variant's line rewritten (cached by the variant, the prelude
-    and the sources)."""
-    digest = hashlib.sha256(f"{variant.id}\0{variant.mutated}\0{operator.prelude}".encode())
-    for path in sorted(p for folder in SCANNED for p in (source_dir / folder).glob("*.[ch]")):
-        digest.update(path.name.encode() + path.read_bytes())
-
-    def fill(folder: Path) -> None:
-        shutil.copytree(source_dir, folder, ignore=shutil.ignore_patterns(
-            "*.md", "controls", "variants", "misreadings", "operators"))
-        target = folder / variant.file
-        lines = target.read_text().splitlines(keepends=True)
-        lines[variant.line - 1] = variant.mutated + "\n"
-        names = re.findall(r"\b(oc_\w+)\s*\(", operator.prelude)
-        if operator.prelude and any(name in variant.mutated for name in names):
-            last = max(k for k, x in enumerate(lines) if x.startswith("#include"))
-            lines.insert(last + 1, "\n" + operator.prelude.rstrip() + "\n")
-        target.write_text("".join(lines))
-    return cached_tree(cache_root() / "operators" / digest.hexdigest()[:20], fill)

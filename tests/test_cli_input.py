@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from conformance import cli
-from conformance.cli_parser import build_parser
+from conformance.cli import build_parser
 from conformance.runners import port_build as build_command
 from conftest import ROOT
 

@@ -48,8 +48,10 @@ def test_every_stage_is_a_documented_package_and_no_module_is_left_beside_them()
         assert init.exists(), f"{stage}/ is not a package"
         assert ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))), f"{stage}/__init__.py: no docstring"
     loose = sorted(p.stem for p in PACKAGE.glob("*.py"))
-    assert loose == ["__init__", "__main__", "cli", "cli_help", "cli_parser", "doctor", "errors", "jsonfile",
-                     "progress", "pytest_plugin", "shipped"]
+    assert loose == ["__init__", "__main__", "cli", "doctor", "errors", "jsonfile", "progress", "pytest_plugin",
+                     "shipped"]
+    packages = sorted(p.parent.name for p in PACKAGE.glob("*/__init__.py"))
+    assert packages == sorted(STAGES + ("commands",)), "a package that is neither a stage nor the commands"
 
 
 def test_no_module_or_function_is_too_long():

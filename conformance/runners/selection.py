@@ -1,14 +1,14 @@
 """How a command line names runners: ``--runners A,B`` and ``--runner ID``.
 
-Contract: ``runner_options(parser, default)`` adds both options to a subcommand, repeatable and
-both into ``runner_ids`` in the order given: ``--runners`` splits on commas (blanks dropped),
-``--runner`` takes one id whole, commas included, so that an ``exec:`` command may hold one
-(an empty id is a usage error).  ``chosen_runners(given)`` is that list without duplicates;
-it raises ``InputError`` (bad input) when it names no runner or an unknown one, or an
-``exec:`` command whose program cannot be started (``command_problem``), before anything runs
-or is built (with the nearest known id, ``errors.did_you_mean``, when one is near).  A program
-that starts but then fails (dies at its hello, answers nonsense) is no bad input: its column
-runs, and is red.
+Contract: ``commands.options.runners(parser, default)`` adds both options to a command,
+repeatable and both into ``runner_ids`` in the order given: ``--runners`` splits on commas
+(``split_runner_list``, blanks dropped), ``--runner`` takes one id whole (``one_runner_id``),
+commas included, so that an ``exec:`` command may hold one (an empty id is a usage error).
+``chosen_runners(given)`` is that list without duplicates; it raises ``InputError`` (bad
+input) when it names no runner or an unknown one, or an ``exec:`` command whose program cannot
+be started (``command_problem``), before anything runs or is built (with the nearest known
+id, ``errors.did_you_mean``, when one is near).  A program that starts but then fails (dies
+at its hello, answers nonsense) is no bad input: its column runs, and is red.
 """
 
 from __future__ import annotations
@@ -40,16 +40,6 @@ def runner_ids_text() -> str:
     others (``reference``, every ``<arch>:qemu``, ``c:windows``, ``exec:<command>``, the
     families such as ``control:<name>``)."""
     return ", ".join(dict.fromkeys(DEFAULT_COLUMNS + known_ids()))
-
-
-def runner_options(p: argparse.ArgumentParser, default: str) -> None:
-    """--runners A,B and --runner ID (both repeatable, into ``runner_ids``), with every known id
-    (``runner_ids_text``) in the help."""
-    p.add_argument("--runners", metavar="A,B", dest="runner_ids", action="extend", type=split_runner_list,
-                   help=f"runner ids, comma-separated (repeatable; {default}); known: {runner_ids_text()}")
-    p.add_argument("--runner", metavar="ID", dest="runner_ids", action="append", type=one_runner_id,
-                   help="one runner id taken whole, so an exec: command may contain commas, e.g. "
-                        "'exec:./my-port --x=a,b' (repeatable; mixes with --runners, columns in the order given)")
 
 
 def chosen_runners(given: list[str]) -> list[str]:

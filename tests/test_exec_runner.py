@@ -73,6 +73,22 @@ def test_misbehaving_port_is_a_failed_cell(mode: str, reason: str) -> None:
     assert elapsed < 30.0  # limits held: no hang
 
 
+@pytest.mark.parametrize("mode, kind", [("garbage", "BadReply"), ("upper-hash", "BadReply"), ("extra-field", "BadReply"),
+                                        ("bad-hello", "BadReply"), ("crash", "RunnerError"), ("hang-run", "NoReply")])
+def test_the_failure_is_typed_by_what_the_port_did(mode: str, kind: str) -> None:
+    """The judge dispatches on the class, never on the reason's words: a line that is no reply
+    is a ``BadReply``, a port that exits a plain ``RunnerError``, silence a ``NoReply``."""
+    from conformance.runners import base
+    runner = fake(mode)
+    try:
+        with pytest.raises(base.RunnerError) as raised:
+            runner.info()
+            list(runner.hashes(SCENARIO.scene, SCENARIO.scene.steps))
+    finally:
+        runner.close()
+    assert type(raised.value) is getattr(base, kind), (type(raised.value), raised.value.reason)
+
+
 def test_stderr_tail_is_kept_and_bounded() -> None:
     c, _ = cell("spam-stderr")
     assert "last words before the crash" in c.reason

@@ -101,6 +101,12 @@ class NonFinite(RunnerError):
         return f"agent {self.agent} {self.field}" if self.agent is not None else ""
 
 
+class BadReply(RunnerError):
+    """The port answered with a line that is no reply: not JSON, not an object, or off its
+    message's schema (docs/protocol-schemas.md); the reason quotes the line or the schema's
+    complaint.  Diagnosable: the same port may still dump the failing step."""
+
+
 class WrongCount(RunnerError):
     """The port answered a run with another number of states than the request asked for."""
 

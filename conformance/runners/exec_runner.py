@@ -41,7 +41,8 @@ from ..contract import schema_files
 from ..data import vectors
 from ..errors import did_you_mean
 from ..contract.scenario import Scene
-from .base import BudgetExhausted, CannotStart, Flooded, NoReply, Runner, RunnerError, RunnerInfo, StateDump, WrongCount
+from .base import (BadReply, BudgetExhausted, CannotStart, Flooded, NoReply, Runner, RunnerError, RunnerInfo,
+                   StateDump, WrongCount)
 from .error_reply import error_reply
 from .reply_limits import (LineLimit, Overlong, cap_text, dump_limit, error_limit, hello_limit, read_line,
                            run_limit, vectors_limit)
@@ -209,9 +210,9 @@ class _Port:
         try:
             data = json.loads(line)
         except (ValueError, UnicodeDecodeError):
-            raise self.fail(f"garbage reply to {what}: {line[:120]!r}") from None
+            raise self.fail(f"garbage reply to {what}: {line[:120]!r}", BadReply) from None
         if not isinstance(data, dict):
-            raise self.fail(f"reply to {what} is not a JSON object: {line[:120]!r}")
+            raise self.fail(f"reply to {what} is not a JSON object: {line[:120]!r}", BadReply)
         if "error" in data and refusal:
             return data
         if "error" in data:
@@ -221,7 +222,7 @@ class _Port:
             message = "run-done-reply"  # a run that ends early: the caller says what is wrong
         problem = schema_problem(data, message)
         if problem:
-            raise self.fail(f"reply to {what} does not follow the protocol ({message}.schema.json): {problem}")
+            raise self.fail(f"reply to {what} does not follow the protocol ({message}.schema.json): {problem}", BadReply)
         return data
 
     def kill(self) -> None:
@@ -277,7 +278,7 @@ class ExecRunner(Runner):
             self._provides = provided_families(hello)
         except ValueError as err:
             raise port.fail(f"reply to hello does not follow the protocol (docs/protocol.md#hello): "
-                            f"{err}") from None
+                            f"{err}", BadReply) from None
         self._port = port
         self._hello = {cap_text(str(k)): cap_text(str(v)) for k, v in hello["port"].items()}  # for the reports
         return port
@@ -389,7 +390,7 @@ class ExecRunner(Runner):
                 provided_families(hello)
             except ValueError as err:
                 raise port.fail(f"reply to hello does not follow the protocol (docs/protocol.md#hello): "
-                                f"{err}") from None
+                                f"{err}", BadReply) from None
             return first, hello
         finally:
             port.close()

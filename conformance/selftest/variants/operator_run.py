@@ -77,10 +77,11 @@ def select_variants(patterns: list[str] | None, sample: int | None, seed: int,
 
 
 def run_digest(root: Path) -> str:
-    """What the verdicts depend on: the operator files, the C sources and the goldens of the
+    """What the report depends on: the operator files, the C sources, the judge (each scene
+    kill's headline, and whether it names the class, is the judge's) and the goldens of the
     scenario files' own scenes and the vectors (the run never reads a framed variant)."""
     from ...reports.report import goldens_digest
-    text = f"{operators_digest()}\0{sources_digest()}\0{goldens_digest(root / 'goldens', framed=False)}"
+    text = f"{operators_digest()}\0{verdict_digest(root)}\0{goldens_digest(root / 'goldens', framed=False)}"
     return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
 
 

@@ -52,6 +52,35 @@ def test_every_off_axis_case_is_off_the_axes_and_separates_the_readings_it_names
             assert target.differs(args, reading), (case["site"], reading)
 
 
+def test_every_fused_reading_of_every_target_is_held_by_a_case():
+    """No reading is left to chance: each has a case of its own or a mirror image that holds it."""
+    for target in offaxis_write.ALL_TARGETS:
+        held = {r for c in vector_offaxis.CASES if (c["family"], c["site"]) == (target.family, target.site)
+                for r in c["readings"]}
+        assert held == set(target.readings), (target.site, sorted(set(target.readings) - held))
+
+
+def test_the_mirror_exchanges_x_and_y_in_every_pair_and_row():
+    from conformance.data.vector_mirror import mirrored
+    assert mirrored("support_distance", [1.0, 2.0, 3.0, 4.0, 0.5, 2.0, 5.0, 6.0, 1]) == \
+        [2.0, 1.0, 4.0, 3.0, 0.5, 2.0, 6.0, 5.0, 1]
+    assert mirrored("relax", [[(1.0, 2.0, 0.6, 0.8)], 0, 2.0, 0]) == [[(2.0, 1.0, 0.8, 0.6)], 0, 2.0, 0]
+    assert mirrored("solve_direction", [[(1.0, 2.0, 0.6, 0.8)], 2.0, 0.3, 0.4]) == [[(2.0, 1.0, 0.8, 0.6)], 2.0, 0.4, 0.3]
+    step = mirrored("agent_step", [0, [1.0], [2.0], [3.0], [4.0], [5.0], [6.0], [0.5], [1.0], [3.0], [4], [2.0],
+                                   [0.1], [(1.0, 2.0, 3.0, 4.0)], 0.1])
+    assert step[1:7] == [[2.0], [1.0], [4.0], [3.0], [6.0], [5.0]] and step[13] == [(2.0, 1.0, 4.0, 3.0)]
+    assert step[7:13] == [[0.5], [1.0], [3.0], [4], [2.0], [0.1]]
+
+
+def test_a_mirror_case_holds_the_reading_its_twin_does_not():
+    """The fallback's first level with the x product fused: the search found no case; the mirror
+    of the case that separates the y product does."""
+    from conformance.data.vector_mirror import mirrored
+    [twin] = [c for c in vector_offaxis.CASES if c["family"] == "relax" and c["readings"] == ["level-second"]]
+    [mirror] = [c for c in vector_offaxis.CASES if c.get("mirror") and c["args"] == mirrored("relax", twin["args"])]
+    assert "level-first" in mirror["readings"] and "level-first" not in twin["readings"]
+
+
 def test_the_off_axis_cases_close_their_families():
     """Appended after every older case, in the stored vector files, in order."""
     for name in vector_offaxis.families():

@@ -108,21 +108,9 @@ def test_a_bad_scopes_file_is_one_error(tmp_path: Path) -> None:
     assert "scopes.json" in str(err.value) and "scopes.decisions[0]" in str(err.value)
 
 
-OPEN_GAPS = {
-    "fused:fallback.c:26:1657c0dac2": "the fallback's first level with its x product fused: the band search finds no case",
-    "fused:fallback.c:72:9b63d7de6d": "the level after a line moves v, its x product fused: the band search finds no case",
-    "fused:linear_program.c:143:c49305608a": "the direction program's visit test, its y product fused: the Python "
-                                              "model separates stored cases the built variant does not",
-    "fused:obstacle.c:188:ba5b92cdf7": "n . wb of the support form's fallback direction, its x product fused: the "
-                                        "Python model separates stored cases the built variant does not",
-    **{variant: "fmax/fmin for a clamp of the segment's t: they differ only where t is a NaN (ends near 1e200), a "
-                "NaN result no vector may expect (its bits are the platform's: arm64, s390x and riscv64 give "
-                "another NaN than x86)"
-       for variant in ("library-minmax:obstacle.c:21:24b808c4bc", "library-minmax:obstacle.c:21:04dcfde9a0",
-                       "library-minmax:obstacle.c:25:526dd78e46", "library-minmax:obstacle.c:25:a42ded401a")},
-}
-"""The variants nothing kills or proves yet (docs/boundaries.md lists them, at the top):
-issue 43 stays open on them.  A new gap fails the test; a closed one must leave this list."""
+OPEN_GAPS: dict[str, str] = {}
+"""The variants nothing kills or proves yet, each with why (docs/boundaries.md lists them, at the
+top): none since 2026-12-03.  A new gap fails the test; a closed one must leave this list."""
 
 
 def test_the_committed_report_is_fresh_and_has_no_gap_but_the_open_ones() -> None:
@@ -200,7 +188,8 @@ def test_every_proved_survivor_still_proves_and_names_a_current_variant() -> Non
         claim = entry.proof["claim"]
         assert claim in CLAIMS and prove(claim)[0] == "unsat", entry.id
         shape = {"negate-product": " * -", "negate-quotient": " / -", "square-of-root-positive": "le * le > ",
-                 "past-parallel-tolerance": "denom > 1e-12", "past-parallel-float32": "Round32(denom) > 0.0"}[claim]
+                 "past-parallel-tolerance": "denom > 1e-12", "past-parallel-float32": "Round32(denom) > 0.0",
+                 **{f"segment-clamp-{m}-{o}": f"(t = f{m}(" for m in ("max", "min") for o in ("first", "second")}}[claim]
         assert shape in current[entry.id].mutated, entry.id  # the rewrite the claim is about
 
 

@@ -3,7 +3,10 @@
 Contract: ``found_cases()`` runs every target of offaxis_search.TARGETS and
 offaxis_targets.MORE_TARGETS and returns one case per distinct input found, naming the family,
 site, band ``fused``, clause and the fused readings it separates; the case form's side and
-cutoff cases are repeated as agent_constraint cases (the step's path to the case form).
+cutoff cases are repeated as agent_constraint cases (the step's path to the case form).  After
+them come the mirror images of those cases (x and y exchanged, data/vector_mirror.py), each
+marked ``mirror`` and naming the readings it separates: the mirror puts a site's other product
+first, so a reading whose own search found nothing is often held by the mirror of its twin's case.
 ``main(["--write"])`` rewrites data/vector_offaxis.py with them and regenerates the vector files
 of their families (new cases appended after every older one: a minor version); without
 ``--write`` it only prints what it found and which readings found nothing.
@@ -16,7 +19,7 @@ import importlib
 from pathlib import Path
 
 from .. import shipped
-from . import vector_offaxis, vectors
+from . import vector_mirror, vector_offaxis, vectors
 from .offaxis_search import TARGETS, search
 from .offaxis_targets import MORE_TARGETS
 
@@ -29,22 +32,54 @@ def as_agent_constraint(args: list, dt: float = 0.1) -> list:
     return [ax, ay, r, tau, dt, xx, xy, 0.0, 0.0]
 
 
-def found_cases() -> list[dict]:
-    """Every target's cases, one per distinct input, in target order."""
+def _entry(target, readings: list[str], args: list, **extra) -> dict:
+    return {"family": target.family, "site": target.site, "band": "fused", "clause": target.clause,
+            "readings": readings, "args": args, **extra}
+
+
+def _with_copies(target, entries: list[dict]) -> list[dict]:
+    """``entries``, then the case form's side and cutoff entries again as agent_constraint cases
+    (the step's path to the case form)."""
+    if target.family == "agent_case_form" and target.clause in ("agents.leg-side", "agents.cutoff"):
+        return entries + [{**e, "family": "agent_constraint", "args": as_agent_constraint(e["args"])} for e in entries]
+    return entries
+
+
+def _entries(target, found: dict[str, list | None]) -> list[dict]:
+    """One entry per distinct input of ``found`` (reading -> args), its readings in order."""
+    by_args: dict[str, dict] = {}
+    for reading, args in found.items():
+        if args is not None:
+            by_args.setdefault(repr(args), _entry(target, [], args))["readings"].append(reading)
+    return _with_copies(target, list(by_args.values()))
+
+
+def _mirrors(target, entries: list[dict], known: set[str]) -> list[dict]:
+    """The mirror image (data/vector_mirror.py) of each of the target's own entries that is not
+    a case already, marked ``mirror``, with the readings it separates (none: left out)."""
     out: list[dict] = []
-    for target in ALL_TARGETS:
-        by_args: dict[str, dict] = {}
-        for reading, args in search(target).items():
-            if args is None:
-                continue
-            entry = by_args.setdefault(repr(args), {"family": target.family, "site": target.site, "band": "fused",
-                                                    "clause": target.clause, "readings": [], "args": args})
-            entry["readings"].append(reading)
-        out.extend(by_args.values())
-        if target.family == "agent_case_form" and target.clause in ("agents.leg-side", "agents.cutoff"):
-            out.extend({**e, "family": "agent_constraint", "args": as_agent_constraint(e["args"])}
-                       for e in list(by_args.values()))
+    for entry in entries:
+        if entry["family"] != target.family:
+            continue  # a copy for agent_constraint: mirrored with its original
+        args = vector_mirror.mirrored(target.family, entry["args"])
+        if args is None or repr((target.family, args)) in known:
+            continue
+        readings = [r for r in target.readings if target.differs(args, r)]
+        if readings:
+            known.add(repr((target.family, args)))
+            out.extend(_with_copies(target, [_entry(target, readings, args, mirror=True)]))
     return out
+
+
+def found_cases() -> list[dict]:
+    """Every target's cases, one per distinct input, in target order; then the mirror image of
+    each (x and y exchanged: the same site with its other product first) that separates a
+    reading and is not a case already, in the same target order.  The mirrors come last so
+    that the cases found before them keep their places."""
+    own = [(target, _entries(target, search(target))) for target in ALL_TARGETS]
+    known = {repr((e["family"], e["args"])) for _, entries in own for e in entries}
+    mirrors = [m for target, entries in own for m in _mirrors(target, entries, known)]
+    return [e for _, entries in own for e in entries] + mirrors
 
 
 def render(entries: list[dict]) -> str:

@@ -22,9 +22,12 @@ on a shared machine disturb less than the wall clock:
   port.mjs log the CPU time of its orca_run_advance calls to stderr); the first run of the
   process is shown apart (V8 tiers the code up from Liftoff to TurboFan while it runs).
 
-Last, the whole ``run`` request as the matrix sees it, state hashes included (wall clock): the
+Then the whole ``run`` request as the matrix sees it, state hashes included (wall clock): the
 ``wasm`` runner's hashes() and the Node port timed by the harness from the step-0 line to
-``done``.  Figures, not a test: compare them within one run.
+``done``.  Last, what one call into the module costs under each metering (the trivial
+``orca_abi_version`` through the runner's call path, wall clock, best of the rounds): the
+vector families make thousands of such calls, the timed scene one.  Figures, not a test:
+compare them within one run.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 from bench_c import SUITE, circle_scene, cpu_ticks
 from conformance.runners.base import RunnerUnavailable
 from conformance.runners.cffi_runner import CffiRunner, c_variants
+from conformance.runners.export_layer import FUEL_CALL
 from conformance.runners.wasm_runner import (WASM_FLAGS, WASM_SPEED_FLAGS, Metering, WasmRunner, wasm_spec,
                                              wasmtime_version)
 from conformance.runners.wasm_v8 import WasmV8Runner, node_version
@@ -111,6 +115,27 @@ def node_rates(scene: Scene, runs: int) -> tuple[list[float], list[float]]:
     finally:
         runner.close()
     return advance, whole
+
+
+CALLS = 5_000
+"""Calls per round of the per-call figure."""
+
+
+def call_costs(rounds: int) -> dict[str, float]:
+    """Microseconds of one trivial call into a fresh instance, per metering, rounds interleaved."""
+    instances = {}
+    for metering in Metering:
+        runner = WasmRunner(metering=metering)
+        runner._load()
+        instances[metering.value] = runner._instance()
+    best = {label: float("inf") for label in instances}
+    for _ in range(rounds):
+        for label, inst in instances.items():
+            started = time.perf_counter()
+            for _ in range(CALLS):
+                inst.call("orca_abi_version", FUEL_CALL)
+            best[label] = min(best[label], (time.perf_counter() - started) / CALLS * 1e6)
+    return best
 
 
 def wasm_variants() -> dict[str, WasmRunner]:
@@ -213,6 +238,9 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print_table("whole run request, state hashes included", whole, samples[NATIVE])
     print_summary(samples, ticks)
+    costs = call_costs(args.repeat)
+    print("\none call into the module (orca_abi_version), best of the rounds: "
+          + ", ".join(f"{label} {micro:.1f} us" for label, micro in costs.items()))
     return 0
 
 

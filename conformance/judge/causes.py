@@ -29,6 +29,7 @@ from ..contract.clauses import Citation
 from ..data.family_clauses import FAMILY_CLAUSES
 from .citation import cite_constraint, cite_velocity, flip_list
 from .first_decision import first_decision
+from .fused_reading import FIX as FUSED_FIX, fused_site
 from .hash_encoding import canonical_hash, wrong_encodings
 from .provided import AGENT_STEP_NOT_PROVIDED, provides
 from .cause_record import Cause
@@ -131,10 +132,13 @@ def solver_cause(step: int, scene: Scene, runner: Runner, agent: int, expected_p
         citation = cite_velocity(runner, reference.lines, reference.hard, prm.max_speed,
                                  as_agent(expected_prev.agents[agent]).preferred, (port.vx, port.vy))
         said = "new velocity differs from the same constraints: the linear program or its fallback"
-        return Cause(VELOCITY, f"solver bug in the linear program or its fallback: {_WHERE.format(k - 1)}, the port's "
-                     f"agent_step gives agent {agent} the reference's {_constraints(reference)} but another new "
-                     f"velocity ({difference.describe()})", f"agent {agent}'s {said}", f"an agent's {said}", citation,
-                     constraint=difference, notes=notes)
+        found = Cause(VELOCITY, f"solver bug in the linear program or its fallback: {_WHERE.format(k - 1)}, the port's "
+                      f"agent_step gives agent {agent} the reference's {_constraints(reference)} but another new "
+                      f"velocity ({difference.describe()})", f"agent {agent}'s {said}", f"an agent's {said}", citation,
+                      constraint=difference, notes=notes)
+        if citation.reading:
+            return found
+        return _fused(found, scene, expected_prev, agent, port, runner, "new velocity differs from the same constraints")
     return replace(_composition_cause(k, scene, agent, reference, expected_prev, got), notes=notes)
 
 
@@ -161,10 +165,30 @@ def _list_cause(k: int, scene: Scene, runner: Runner, agent: int, expected_prev:
     facts = list_fact(reference, port, difference), list_fact(reference, port, difference, counts=False)
     headline, key = (_list_headline(w, difference, citation, f)
                      for w, f in zip((f"agent {agent}'s", "an agent's"), facts))
-    return Cause(CONSTRAINTS, f"solver bug in the constraint list of agent {agent}: {_WHERE.format(k - 1)}, the port's "
-                 f"agent_step gives {_constraints(port)}, the reference {_constraints(reference)}; "
-                 f"{difference.describe()}{reading}", headline, key, citation, constraint=difference,
-                 shared_from=owner, notes=notes + ((referred(owner),) if owner else ()))
+    found = Cause(CONSTRAINTS, f"solver bug in the constraint list of agent {agent}: {_WHERE.format(k - 1)}, the "
+                  f"port's agent_step gives {_constraints(port)}, the reference {_constraints(reference)}; "
+                  f"{difference.describe()}{reading}", headline, key, citation, constraint=difference,
+                  shared_from=owner, notes=notes + ((referred(owner),) if owner else ()))
+    if difference.reading or citation.reading or difference.neighbors or difference.tie:
+        return found
+    return _fused(found, scene, expected_prev, agent, port, runner, "constraint list differs")
+
+
+def _fused(found: Cause, scene: Scene, state: StateDump, agent: int, port: StepResult, runner: Runner,
+           what: str) -> Cause:
+    """``found``, or, when one multiply-add of the reference fused alone gives the port's
+    agent_step bit for bit (judge/fused_reading.py), a new Cause that names that site, its clause
+    and the fix first (``rounding`` set: the port's arithmetic is what differs, which the vectors
+    row's rounding finding must not then replace with a vaguer one)."""
+    fused = fused_site(scene, state, agent, port, runner)
+    if fused is None:
+        return found
+    others = f" (or {fused.others} other fused site{'s' if fused.others > 1 else ''})" if fused.others else ""
+    said = f"{fused.words()} reproduces it{others}; fix: {FUSED_FIX}"
+    detail = (f"{found.detail}; {fused.words()} reproduces the port's agent_step bit for bit{others}: the port "
+              f"rounds `{fused.site.text}` once where the text rounds `{fused.site.product}` first (fix: {FUSED_FIX})")
+    return replace(found, detail=detail, headline=f"agent {agent}'s {what}: {said}", key=f"an agent's {what}: {said}",
+                   citation=fused.cite(), rounding=fused.words(), fix=FUSED_FIX)
 
 
 PARENTHESES = re.compile(r"\s*\([^()]*\)")

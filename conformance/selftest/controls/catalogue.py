@@ -49,6 +49,8 @@ from .patches import load_patch, patched_tree, read_patch_data
 
 CONTROL_PATCHES = C_DIR / "controls"
 FMA_CAUSE = "fused multiply-add.*fix: .*-ffp-contract=off"
+FUSED_SITE_CAUSE = r"fused multiply-add at `pd \* pd \+ radius \* radius` \(`pd \* pd` fused\) in line_interval.*fix: .*no .*fma"
+"""The one fused site named: its expression, the product fused, its function, and the fix."""
 MISREADINGS = C_DIR / "misreadings"
 
 
@@ -153,6 +155,10 @@ TOOLCHAIN_CONTROLS: tuple[Control, ...] = (
             clauses=("arith.binary64",), cause="(sign of zero|reassociat).*fix: .*-f(no-signed-zeros|associative-math)"),
     Control("x87-i386", "x87 extended precision on i386 (-mcpu=i686, no SSE)", _x87_i386, needs=("zig", "unicorn"),
             clauses=("arith.binary64",), cause="x87 extended precision.*fix: "),
+    Control("fma-one-site", "one multiply-add fused by hand (fma at the line program's disc, the rest as the text)",
+            lambda: CffiRunner(CVariant("control:fma-one-site", system_cc(), DETERMINISM_FLAGS + ("-O2",),
+                                        _patched("fma-disc"))),
+            clauses=("arith.binary64",), cause=FUSED_SITE_CAUSE),
 )
 """One common toolchain choice each, made on the suite's own C port with its guards removed: the
 cell that catches one must name the choice (the toolchain fingerprint, judge/fingerprint.py) and

@@ -31,11 +31,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
-from . import careless
+from . import careless, contract_slips
 from ...runners.build.layer import DETERMINISM_FLAGS, system_cc
 from ...runners.build.sources import C_DIR
 from ...judge.cell_text import cell_lines
 from ...judge.matrix import DIVERGED, ERROR, PASS, SKIPPED, Cell, compare_scenario, vector_cell
+from ...judge.protocol_row import protocol_cell
 from ...runners.base import Runner, RunnerError, RunnerUnavailable
 from ...runners import register_family
 from ...runners.needs import COLUMN_NEEDS
@@ -74,6 +75,9 @@ class Control:
     """The clauses of the text (contract/clauses.json) whose rule it breaks: its red cell must cite one."""
     cause: str = ""
     """A regular expression the headline of the cell that catches it in a scene must match."""
+    protocol: bool = False
+    """A contract slip (contract_slips.py): the protocol row must catch it, its headline and the
+    headline of any scenario cell that diverges must match ``cause``."""
 
 
 def _patched(*names: str):
@@ -176,7 +180,24 @@ BUILD_CONTROLS: tuple[Control, ...] = TOOLCHAIN_CONTROLS + (
               ("agents.case-form", "agents.responsibility", "lp.goal")),
 )
 
-CONTROLS: tuple[Control, ...] = BUILD_CONTROLS + misreadings()
+def _slip(name: str, mistake: str, runner: type, cause: str, clauses: tuple[str, ...]) -> Control:
+    """A contract slip: the reference with one protocol slip, judged by the protocol row."""
+    return Control(name, mistake, lambda: runner(f"control:{name}"), has_vectors=False, needs=(), clauses=clauses,
+                   cause=cause, protocol=True)
+
+
+CONTRACT_CONTROLS: tuple[Control, ...] = (
+    _slip("state-between-runs", "state kept from one run into the next (each agent starts with the velocity its "
+          "index had at the end of the previous run)", contract_slips.LeakingRunner,
+          "(state leaks|keeps state) from one run into the next", ("hash.states",)),
+    _slip("dump-off-by-one", "a dump of step k holds the state after k + 1 steps", contract_slips.DumpLateRunner,
+          r"the dumps check failed: .*one step late", ("dump.preferred",)),
+    _slip("short-run", "a run of n steps gives states 0..n-1 (one state short)", contract_slips.ShortRunRunner,
+          r"the run-steps check failed: .*gave \d+ states?, not the \d+ asked for", ("hash.states",)),
+)
+"""The contract slips (issue 42 item 5): the protocol row catches each and names it."""
+
+CONTROLS: tuple[Control, ...] = BUILD_CONTROLS + CONTRACT_CONTROLS + misreadings()
 
 
 def control_runner(name: str) -> Runner:
@@ -220,6 +241,8 @@ class ControlResult:
     reason: str = ""
     seconds: float = 0.0
     scenarios_run: int = 0
+    protocol: Cell | None = None
+    """The protocol row, for a contract slip."""
 
 
 def by_cost(scenarios: list[Scenario]) -> list[Scenario]:
@@ -244,18 +267,20 @@ def run_control(control: Control, scenarios: list[Scenario], goldens: Path) -> C
         failure = None
         if control.has_vectors:
             vectors_cell, failure = vector_cell(runner, goldens / "vectors")
+        row = protocol_cell(runner) if control.protocol else None
+        finding = row.finding if row is not None else None
         caught: Cell | None = None
         first_error: Cell | None = None
         run = 0
         for scenario in by_cost(scenarios):
-            cell = compare_scenario(scenario, runner, goldens, reference, failure)
+            cell = compare_scenario(scenario, runner, goldens, reference, failure, protocol=finding)
             run += 1
             if cell.status == DIVERGED:
                 caught = cell
                 break
             if cell.status == ERROR and first_error is None:
                 first_error = cell
-        result = ControlResult(control, "", caught or first_error, vectors_cell, scenarios_run=run)
+        result = ControlResult(control, "", caught or first_error, vectors_cell, scenarios_run=run, protocol=row)
         _judge(result, len(scenarios))
         result.seconds = time.perf_counter() - started
         return result
@@ -266,6 +291,9 @@ def run_control(control: Control, scenarios: list[Scenario], goldens: Path) -> C
 def _judge(result: ControlResult, scenario_count: int) -> None:
     """The verdict from what caught the control and what its entry claims."""
     control, cell = result.control, result.cell
+    if control.protocol:
+        _judge_slip(result)
+        return
     in_scene = cell is not None and cell.status == DIVERGED
     by_vectors = result.vectors is not None and result.vectors.status != PASS
     by_error = cell is not None and cell.status == ERROR
@@ -299,6 +327,24 @@ def _judge(result: ControlResult, scenario_count: int) -> None:
         result.reason = f"no scenario diverged (of {scenario_count}); only the vectors row caught it"
     else:
         result.status, result.reason = NOT_CAUGHT, f"passed all {scenario_count} scenarios and the vectors"
+
+
+def _judge_slip(result: ControlResult) -> None:
+    """A contract slip: CAUGHT when the protocol row fails and its headline, and the headline of
+    the scenario cell that diverged if one did, name the slip (``cause``); MISCAUSED when one does
+    not; NOT CAUGHT when the row passes (the cell shown is then the row's)."""
+    control, row, cell = result.control, result.protocol, result.cell
+    if row is None or row.status == PASS:
+        result.status, result.reason = NOT_CAUGHT, "the protocol row passed"
+        return
+    said = [_headline(row)] + ([_headline(cell)] if cell is not None and cell.status == DIVERGED else [])
+    result.status, result.reason = CAUGHT, said[-1]
+    if cell is None or cell.status != DIVERGED:
+        result.cell = row
+    missed = [words for words in said if not re.search(control.cause, words)]
+    if missed:
+        result.status = MISCAUSED
+        result.reason = f"caught, but a cell does not name the entry's cause /{control.cause}/: {missed[0]}"
 
 
 def _headline(cell: Cell) -> str:

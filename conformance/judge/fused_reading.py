@@ -6,7 +6,7 @@ value is computed, and by whatever the ulp changes after it.  Its primitives may
 other case; its red cell would otherwise say "the constraint list differs (suspect what is fed
 to them)" or "the linear program or its fallback".
 
-Contract: ``fused_site(scene, state, agent, port, deadline)`` replays the divergent agent's
+Contract: ``fused_site(scene, state, agent, port, runner=None, deadline=None)`` replays the divergent agent's
 agent_step from the reference's state ``state`` with each site of ``data.fused_sites.FUSED_SITES``
 fused alone, in order, and returns a frozen ``FusedReading``: the first site whose fused
 evaluation gives the port's agent_step BIT FOR BIT (every constraint, the hard count and the
@@ -14,8 +14,11 @@ new velocity), with how many other sites do too; None when none does or ``deadli
 ``time.monotonic()`` instant) passes.  The diagnosis asks it only where no decision read
 otherwise and no stock reading explains the port (citation.py's flip search, causes.py's
 readings come first), so that a fused site never takes the name of a misread decision.
-With ``runner``, a site must also give the port's agent_step of every OTHER agent that differs
-from the reference's, in that state and the reference's next few (``_uncontradicted``).
+With ``runner``, a site must also give the port's answer to every committed vector case the port
+fails, of each family that runs on the solver (``_same_primitive``), and the port's agent_step
+of every OTHER agent that differs from the reference's, in that state and the reference's next
+``LATER_STATES`` (``_uncontradicted``): a fused ulp at a boundary can take the branch a
+misreading takes, and a build that fuses everywhere differs where one site does not reach.
 ``FusedReading.cite()`` is its Citation: ``arith.binary64`` (never fused) first, then the clause
 of the rule the site computes for (the decision of its function that holds it, else the
 function's first decision, data/site_clauses.py).
@@ -61,9 +64,9 @@ class FusedReading:
 
     def cite(self) -> Citation:
         """arith.binary64, then the clause of the rule the site computes for."""
-        own = [f"{self.site.module}.{self.site.function}: "]
-        holding = [c for s, c in SITE_CLAUSES.items() if s.startswith(own[0]) and self.site.text in s]
-        nearby = [c for s, c in SITE_CLAUSES.items() if s.startswith(own[0])]
+        own = f"{self.site.module}.{self.site.function}: "
+        holding = [c for s, c in SITE_CLAUSES.items() if s.startswith(own) and self.site.text in s]
+        nearby = [c for s, c in SITE_CLAUSES.items() if s.startswith(own)]
         rule = (holding or nearby or [()])[0]
         return Citation("arith.binary64", list(rule[:2]),
                         reading=f"{self.words()} reproduces the port's result; fix: {FIX}")

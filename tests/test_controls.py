@@ -32,6 +32,13 @@ def test_control_is_caught_with_a_diagnosis(control) -> None:
         assert "breaks " + result.vectors.citation.primary in result.vectors.reason
         return
     assert result.status == CAUGHT, f"{result.status}: {result.reason}"
+    # the diagnosis benchmark: its cell names the declared cause (every control declares one), so
+    # `controls` reports 100 % named when every control passes here
+    from conformance.selftest.controls.catalogue import named_share
+    assert named_share([result]) == (1, 1), result.reason
+    if control.protocol:  # a contract slip: the protocol row names it (and a scene that diverged says it first)
+        assert result.protocol is not None and result.protocol.status != "PASS"
+        return
     assert result.cell is not None and result.cell.status == DIVERGED
     d = result.cell.diagnosis
     assert d is not None and d.cause and d.headline
@@ -74,21 +81,36 @@ def test_the_catalogue_holds_a_few_dozen_documented_misreadings() -> None:
 
 def test_every_entry_caught_in_a_scene_declares_the_cause_its_cell_must_name() -> None:
     """controls calls an entry MISCAUSED when its cell's headline does not match ``cause``: every
-    catalogue entry and every toolchain control declares one (the careless Python ports, which
-    answer no primitive, do not yet)."""
-    from conformance.selftest.controls.catalogue import TOOLCHAIN_CONTROLS
-    for control in misreadings() + TOOLCHAIN_CONTROLS:
+    control declares one (the careless Python ports too: they answer agent_step from their own
+    simulator, so that their cells can name their mistakes) unless it is argued equivalent or
+    unreachable by a scene."""
+    from conformance.selftest.controls.catalogue import CONTRACT_CONTROLS, TOOLCHAIN_CONTROLS
+    for control in CONTROLS:
         if not (control.equivalent or control.no_scene):
             assert control.cause, f"{control.name}: no cause"
     assert {c.name for c in TOOLCHAIN_CONTROLS} >= {"fma-arm64", "x87-i386", "fast-math-x64", "reciprocal-math-x64",
-                                                     "associative-math-x64", "unsafe-math-x64"}
+                                                     "associative-math-x64", "unsafe-math-x64", "fma-one-site"}
+    assert {c.name for c in CONTRACT_CONTROLS} == {"state-between-runs", "dump-off-by-one", "short-run"}
+
+
+def test_the_contract_slips_are_named_by_the_protocol_row_and_said_first_in_the_scenes() -> None:
+    """The diagnosis benchmark's contract slips (issue 42 item 5): each is caught with its cause
+    named; the leak's scenario cell leads with the protocol row's finding."""
+    from conformance.selftest.controls.catalogue import CONTRACT_CONTROLS, named_share
+    cheap = by_cost(SCENARIOS)[:3]
+    results = [run_control(c, cheap, ROOT / "goldens") for c in CONTRACT_CONTROLS]
+    assert named_share(results) == (3, 3), [(r.control.name, r.status, r.reason) for r in results]
+    leak = results[0]
+    assert leak.cell.status == DIVERGED and leak.cell.diagnosis.kind == "protocol"
+    assert leak.cell.diagnosis.headline.startswith("the port keeps state from one run into the next")
 
 
 def test_the_share_named_right_counts_only_caught_controls_that_declare_a_cause() -> None:
-    from conformance.selftest.controls.catalogue import MISCAUSED, ControlResult, named_share
+    from conformance.selftest.controls.catalogue import MISCAUSED, Control, ControlResult, named_share
     by_name = {c.name: c for c in CONTROLS}
+    silent = Control("silent", "declares no cause", lambda: None)
     results = [ControlResult(by_name["fma-arm64"], CAUGHT), ControlResult(by_name["x87-i386"], MISCAUSED),
-               ControlResult(by_name["textbook-ttc"], CAUGHT), ControlResult(by_name["reciprocal-math-x64"], SKIPPED)]
+               ControlResult(silent, CAUGHT), ControlResult(by_name["reciprocal-math-x64"], SKIPPED)]
     assert named_share(results) == (1, 2)
 
 

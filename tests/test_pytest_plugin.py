@@ -233,13 +233,19 @@ def test_a_control_column_is_collected(run) -> None:
 
 
 def test_a_vectors_row_not_provided_skips_with_the_reason(run) -> None:
-    """A careless Python port provides no primitive family: its vectors item is skipped, naming
-    the families (the plugin has no strict mode), and its scenario items run as usual."""
-    result = run("--orca-runner", "control:agents-before-obstacles", "--orca-suite=" + str(ROOT),
+    """A port that provides no primitive family (the exec fake's wrapper mode, a wrapped library;
+    the careless Python ports now answer agent_step): its vectors item is skipped, naming the
+    families (the plugin has no strict mode), and its scenario items run as usual."""
+    import shlex
+    import sys
+    wrapper = (f"exec:{shlex.quote(sys.executable)} "
+               f"{shlex.quote(str(ROOT / 'tests' / 'fake_ports' / 'fake_port.py'))} wrapper")
+    result = run("--orca-runner", wrapper, "--orca-suite=" + str(ROOT),
                  "--orca-scenarios", "orca/zero-agents", "-rs", "-k", "not protocol")
     result.assert_outcomes(passed=1, skipped=1, deselected=1)
     result.stdout.fnmatch_lines(["SKIPPED * not provided (the port's hello): segment_distance_squared, *"
-                                 "; 0 of 15 families pass"])
+                                 "; 0 of 15 families pass"])  # every family, agent_step too
+    assert "agent_step" in result.stdout.str()
 
 
 def test_under_xdist_each_worker_makes_its_own_runners(run) -> None:

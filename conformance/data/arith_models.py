@@ -244,19 +244,33 @@ class _Rewrite(ast.NodeTransformer):
 
     def _contraction(self, node: ast.BinOp):
         """``a*b ± c`` or ``c ± a*b`` as one fused call (the left or right product of two)."""
-        if not isinstance(node.op, (ast.Add, ast.Sub)):
-            return None
-        products = [side for side in ("left", "right")
-                    if isinstance(getattr(node, side), ast.BinOp) and isinstance(getattr(node, side).op, ast.Mult)]
+        products = contraction_sides(node)
         if not products:
             return None
-        side = products[-1] if (self.contract == "right" and len(products) == 2) else products[0]
-        product, other = getattr(node, side), getattr(node, "right" if side == "left" else "left")
-        a, b, c = self.visit(product.left), self.visit(product.right), self.visit(other)
-        subtract = isinstance(node.op, ast.Sub)
-        negate_product = subtract and side == "right"   # c - a*b
-        negate_c = subtract and side == "left"          # a*b - c
-        return _call("fused", [a, b, c, ast.Constant(negate_product), ast.Constant(negate_c)])
+        side = products[-1] if self.contract == "right" else products[0]
+        return fused_call(node, side, self.visit, lambda a, b, c, np, nc: _call("fused", [a, b, c, np, nc]))
+
+
+def contraction_sides(node: ast.AST) -> tuple[str, ...]:
+    """The sides (``"left"``, ``"right"``) of a ``+`` or ``-`` whose operand is a product: each is a
+    product a contracting compiler may fuse with the other operand (none: not a contraction site)."""
+    if not isinstance(node, ast.BinOp) or not isinstance(node.op, (ast.Add, ast.Sub)):
+        return ()
+    return tuple(side for side in ("left", "right")
+                 if isinstance(getattr(node, side), ast.BinOp) and isinstance(getattr(node, side).op, ast.Mult))
+
+
+def fused_call(node: ast.BinOp, side: str, visit: Callable[[ast.AST], ast.AST],
+               call: Callable[..., ast.expr]) -> ast.expr:
+    """The contraction site ``node`` with its ``side`` product fused, as ``call(a, b, c,
+    negate_product, negate_c)`` (each an AST node: ``(±a*b) + (±c)`` rounded once); ``visit``
+    rewrites the operands first."""
+    product, other = getattr(node, side), getattr(node, "right" if side == "left" else "left")
+    a, b, c = visit(product.left), visit(product.right), visit(other)
+    subtract = isinstance(node.op, ast.Sub)
+    negate_product = subtract and side == "right"   # c - a*b
+    negate_c = subtract and side == "left"          # a*b - c
+    return call(a, b, c, ast.Constant(negate_product), ast.Constant(negate_c))
 
 
 def _call(name: str, args: list[ast.expr]) -> ast.Call:

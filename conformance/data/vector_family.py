@@ -46,11 +46,12 @@ def _preferred(px, py, waypoints, k, goal_radius, max_speed, dt, seed, magnitude
 
 
 def _agent_step(i, xs, ys, vxs, vys, prefxs, prefys, radii, max_speeds, neighbor_distances, max_neighbors,
-                time_horizons, time_horizon_obsts, segments, dt):
+                time_horizons, time_horizon_obsts, segments, dt, simulator=None):
     """One agent's work in a step, from a start-of-step state given as parallel per-agent lists:
-    its constraint list (obstacles first, then agents), the hard count and its new velocity."""
+    its constraint list (obstacles first, then agents), the hard count and its new velocity
+    (``simulator``: a Simulator subclass to compute it with, a careless port's; the reference's by default)."""
     from ..solver import AgentParams, Simulator
-    sim = Simulator(segments)
+    sim = (simulator or Simulator)(segments)
     for k in range(len(xs)):
         prm = AgentParams(radii[k], max_speeds[k], neighbor_distances[k], max_neighbors[k], time_horizons[k],
                           time_horizon_obsts[k])

@@ -23,12 +23,14 @@ from dataclasses import replace
 from ..data import vectors
 from .outcomes import CauseKind
 from ..contract.float_bits import bits
+from ..contract.fused import fma
 from ..runners.base import Runner, RunnerError, StateDump
 from ..contract.scenario import Scene
 from ..contract.clauses import Citation
 from ..data.family_clauses import FAMILY_CLAUSES
 from .citation import cite_constraint, cite_velocity, flip_list
 from .first_decision import first_decision
+from .fused_reading import FIX as FUSED_FIX, fused_site
 from .hash_encoding import canonical_hash, wrong_encodings
 from .provided import AGENT_STEP_NOT_PROVIDED, provides
 from .cause_record import Cause
@@ -73,19 +75,29 @@ def position_cause(step: int, scene: Scene, expected_prev: StateDump, got: State
     diff = first_state_difference(_expected_positions(expected_prev, got, scene.dt), got, POSITION_FIELDS)
     detail = (f"position update (p = p + v*dt) is wrong: same state and preferred velocities at step {k - 1} "
               f"and every new velocity of step {k} equals the reference's, but the positions differ")
-    headline = "the position update p = p + v*dt is wrong"
+    headline = key = "the position update p = p + v*dt is wrong"
     if diff is not None:
         i = diff.agent
         prev = as_agent(expected_prev.agents[i])
         position, velocity = prev.position[diff.column], prev.velocity[diff.column]
+        new_velocity = as_agent(got.agents[i]).velocity[diff.column]
         if bits(diff.got) == bits(position + velocity * scene.dt):
             detail += (f" (agent {i}: it equals p + v*dt with the velocity of step {k - 1}: the port moved with "
                        "the old velocity, before storing the new one)")
-            headline += " (it moves with the old velocity)"
+            fact = "it moves with the old velocity"
         elif bits(diff.got) == bits(position):
             detail += f" (agent {i}: the position was not updated)"
-            headline += " (the position is not updated)"
-    return Cause(POSITION_UPDATE, detail, headline, headline, Citation("step.phases"))
+            fact = "the position is not updated"
+        elif bits(diff.got) == bits(fma(new_velocity, scene.dt, position)):
+            detail += f" (agent {i}: it equals p + v*dt rounded once, a fused multiply-add)"
+            fact = f"it fuses p + v*dt into one multiply-add; fix: {FUSED_FIX}"
+        else:
+            fact = ""
+        if fact:
+            key += f" ({fact})"
+        headline += f" (agent {i}'s {diff.field}" + (f": {fact})" if fact else f" is {diff.distance_text()} from "
+                                                                               f"p + v*dt)")
+    return Cause(POSITION_UPDATE, detail, headline, key, Citation("step.phases"))
 
 
 def _expected_positions(expected_prev: StateDump, got: StateDump, dt: float) -> StateDump:
@@ -131,10 +143,13 @@ def solver_cause(step: int, scene: Scene, runner: Runner, agent: int, expected_p
         citation = cite_velocity(runner, reference.lines, reference.hard, prm.max_speed,
                                  as_agent(expected_prev.agents[agent]).preferred, (port.vx, port.vy))
         said = "new velocity differs from the same constraints: the linear program or its fallback"
-        return Cause(VELOCITY, f"solver bug in the linear program or its fallback: {_WHERE.format(k - 1)}, the port's "
-                     f"agent_step gives agent {agent} the reference's {_constraints(reference)} but another new "
-                     f"velocity ({difference.describe()})", f"agent {agent}'s {said}", f"an agent's {said}", citation,
-                     constraint=difference, notes=notes)
+        found = Cause(VELOCITY, f"solver bug in the linear program or its fallback: {_WHERE.format(k - 1)}, the port's "
+                      f"agent_step gives agent {agent} the reference's {_constraints(reference)} but another new "
+                      f"velocity ({difference.describe()})", f"agent {agent}'s {said}", f"an agent's {said}", citation,
+                      constraint=difference, notes=notes)
+        if citation.reading:
+            return found
+        return _fused(found, scene, expected_prev, agent, port, runner, "new velocity differs from the same constraints")
     return replace(_composition_cause(k, scene, agent, reference, expected_prev, got), notes=notes)
 
 
@@ -159,12 +174,32 @@ def _list_cause(k: int, scene: Scene, runner: Runner, agent: int, expected_prev:
     citation = boundary or cite_constraint(scene, expected_prev, difference, reference.lines, port.lines,
                                            reference.hard, runner)
     facts = list_fact(reference, port, difference), list_fact(reference, port, difference, counts=False)
-    headline, key = (_list_headline(w, difference, citation, f)
-                     for w, f in zip((f"agent {agent}'s", "an agent's"), facts))
-    return Cause(CONSTRAINTS, f"solver bug in the constraint list of agent {agent}: {_WHERE.format(k - 1)}, the port's "
-                 f"agent_step gives {_constraints(port)}, the reference {_constraints(reference)}; "
-                 f"{difference.describe()}{reading}", headline, key, citation, constraint=difference,
-                 shared_from=owner, notes=notes + ((referred(owner),) if owner else ()))
+    headline = _list_headline(f"agent {agent}'s", difference, citation, facts[0])
+    key = _list_headline("an agent's", difference, citation, facts[1], neighbors=False)
+    found = Cause(CONSTRAINTS, f"solver bug in the constraint list of agent {agent}: {_WHERE.format(k - 1)}, the "
+                  f"port's agent_step gives {_constraints(port)}, the reference {_constraints(reference)}; "
+                  f"{difference.describe()}{reading}", headline, key, citation, constraint=difference,
+                  shared_from=owner, notes=notes + ((referred(owner),) if owner else ()))
+    if difference.reading or citation.reading or difference.neighbors or difference.tie:
+        return found
+    return _fused(found, scene, expected_prev, agent, port, runner, "constraint list differs")
+
+
+def _fused(found: Cause, scene: Scene, state: StateDump, agent: int, port: StepResult, runner: Runner,
+           what: str) -> Cause:
+    """``found``, or, when one multiply-add of the reference fused alone gives the port's
+    agent_step bit for bit (judge/fused_reading.py), a new Cause that names that site, its clause
+    and the fix first (``rounding`` set: the port's arithmetic is what differs, which the vectors
+    row's rounding finding must not then replace with a vaguer one)."""
+    fused = fused_site(scene, state, agent, port, runner)
+    if fused is None:
+        return found
+    others = f" (or {fused.others} other fused site{'s' if fused.others > 1 else ''})" if fused.others else ""
+    said = f"{fused.words()} reproduces it{others}; fix: {FUSED_FIX}"
+    detail = (f"{found.detail}; {fused.words()} reproduces the port's agent_step bit for bit{others}: the port "
+              f"rounds `{fused.site.text}` once where the text rounds `{fused.site.product}` first (fix: {FUSED_FIX})")
+    return replace(found, detail=detail, headline=f"agent {agent}'s {what}: {said}", key=f"an agent's {what}: {said}",
+                   citation=fused.cite(), rounding=fused.words(), fix=FUSED_FIX)
 
 
 PARENTHESES = re.compile(r"\s*\([^()]*\)")
@@ -196,19 +231,22 @@ def list_fact(reference: StepResult, port: StepResult, difference: ConstraintDif
     return "; ".join(said)
 
 
-def _list_headline(whose: str, difference: ConstraintDifference, citation: Citation, fact: str = "") -> str:
+def _list_headline(whose: str, difference: ConstraintDifference, citation: Citation, fact: str = "",
+                   neighbors: bool = True) -> str:
     """The constraint-list cause in one sentence: the reading, the neighbor search or the
-    primitive that explains the port's list, as found; ``whose``: "agent 3's" for the headline,
-    "an agent's" for the key cells of one mistake share."""
+    primitive that explains the port's list, as found, with the decisive fact (``fact``: how the
+    list differs; with ``neighbors``, how the port's neighbour list differs); ``whose``: "agent
+    3's" for the headline, "an agent's" for the key cells of one mistake share."""
     what = f"{whose} constraint list differs"
     if difference.reading:
         return f"{what}: {brief(difference.reading)} reproduces it"
     if citation.found and citation.reading:
         return f"{what}: {brief(citation.reading)}"
+    change = f" ({difference.neighbor_change})" if neighbors and difference.neighbor_change else ""
     if difference.tie:
-        return f"{what}: the port's own {difference.port_neighbors[0]} breaks a tie in the neighbor order otherwise"
+        return f"{what}: the port's own {difference.port_neighbors[0]} breaks a tie in the neighbor order otherwise{change}"
     if difference.neighbors:
-        return f"{what}: the port's own {difference.port_neighbors[0]} primitive gives other neighbors" \
+        return f"{what}: the port's own {difference.port_neighbors[0]} primitive gives other neighbors{change}" \
             if difference.port_neighbors else f"{what}: the neighbor search is wrong"
     if difference.primitive_answer is PrimitiveAnswer.WRONG_PLANE:
         return f"{what}: the port's own {difference.primitive_family} primitive gives a wrong plane"

@@ -78,6 +78,9 @@ class ConstraintDifference:
     """How the port's own neighbour primitives disagree with the reference for this agent, if they do."""
     port_neighbors: tuple[str, list, list] | None = None
     """(family, its arguments, the port's answer) when the port's own neighbour primitive disagrees."""
+    neighbor_change: str = ""
+    """The decisive fact of the port's neighbour list against the reference's, when it differs:
+    the counts, the first neighbour missing, extra or moved (step_comparison.neighbor_change)."""
     tie: str = ""
     """"the port breaks a tie otherwise: ..." when its neighbour order differs first at two equal distances."""
     expected_value: float | None = None

@@ -42,7 +42,7 @@ from ..contract.scenario import Scene
 from ..contract.clauses import Citation, clause_map
 from .cause_record import NO_CAUSE, Cause, NonFiniteValue
 from .causes import DRIVER, LOAD, SOLVER, encoding_cause, follow_rounding, position_cause, solver_cause
-from .driver_citation import cite_driver
+from .driver_citation import cite_driver, steering
 from .hash_encoding import canonical_hash
 from .neighborhood import neighborhood
 from ..contract.float_bits import to_float32
@@ -365,9 +365,11 @@ def _driver_cause(k: int, scene: Scene, preferred: Difference, expected_prev: St
         key += " (a value rounded to float32: the port's preferred velocities are float32)"
         detail += "; every preferred velocity of the port that differs is the reference's rounded to float32"
     agent = preferred.agent
-    citation = cite_driver(scene, expected_prev, agent, k - 1, as_agent(got_prev.agents[agent]).preferred,
-                           _reference_waypoint(scene, k - 1, agent))
-    return Cause(DRIVER, detail, headline, key, citation, preferred=preferred)
+    got = as_agent(got_prev.agents[agent]).preferred
+    waypoint = _reference_waypoint(scene, k - 1, agent)
+    citation = cite_driver(scene, expected_prev, agent, k - 1, got, waypoint)
+    fact = steering(scene, expected_prev, agent, k - 1, got, waypoint)
+    return Cause(DRIVER, f"{detail}; {fact}", f"{headline} ({fact})", key, citation, preferred=preferred)
 
 
 def _reference_waypoint(scene: Scene, step: int, agent: int) -> int:

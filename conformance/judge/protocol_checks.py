@@ -96,18 +96,22 @@ def scene_checks(runner: Runner, main: RowScene, between: RowScene, empty: RowSc
 
 def cell_of(checks: list[Check], row: str, runner_id: str) -> Cell:
     """The row's cell from its checks: the status, the reason listing every check (the failed
-    ones first: a report's truncated message shows them), the brief."""
+    ones first: a report's truncated message shows them), the brief, led by the failed check that
+    saw a slip (a leak also fails the later runs of run-steps: the leak is what to fix), else by
+    the first failed one."""
     failed = [c for c in checks if c.verdict in (DIVERGED, ERROR)]
     status = ERROR if any(c.verdict == ERROR for c in failed) else DIVERGED if failed else PASS
     listed = failed + [c for c in checks if c not in failed]
     cell = Cell(row, runner_id, status, reason="; ".join(c.text() for c in listed),
                 compared=sum(c.compared for c in checks))
-    slipped = next((c for c in failed if c.slip is not None), None)
+    # a leak explains a dump that differs too (the dump's run starts from the leaked state): it leads
+    slipped = min((c for c in failed if c.slip is not None), key=lambda c: c.slip is not Slip.LEAK, default=None)
     if slipped is not None:
         cell.finding = ProtocolFinding(slipped.slip, slipped.name, slipped.words)
     if not failed:
         return cell
-    first = failed[0]
+    first = slipped if slipped is not None else failed[0]  # the slip that explains the other failures leads
+    failed = [first] + [c for c in failed if c is not first]
     tally = "checks: " + ", ".join(f"{c.name} {c.verdict}" for c in checks)
     head = f"the {first.name} check failed: {first.words}"
     if first.clause is not None:

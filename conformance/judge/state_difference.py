@@ -135,15 +135,21 @@ def precision_finding(values: list[float], reference: list[float]) -> str:
 def rounded_to_float32(values: list[float], reference: list[float], minimum: int = 3) -> bool:
     """Whether at least ``minimum`` of the port's values differ from the reference's and each that
     differs is a float32 value within float32 rounding of the reference's binary64 one (the
-    reference's value rounded to float32, give or take the rounding of what fed it)."""
+    reference's value rounded to float32, give or take the rounding of what fed it; a value below
+    float32's range rounded to its zero or subnormal)."""
     def narrow(v: float) -> bool:
         try:
             return to_float32(v) == v
         except OverflowError:
             return False
+
+    def rounded(v: float, r: float) -> bool:  # near it, or exactly it rounded (a value below float32's range: 0)
+        try:
+            return abs(v - r) <= abs(r) * 2.0 ** -23 or (math.isfinite(r) and v == to_float32(r))
+        except OverflowError:
+            return False
     differing = [(v, r) for v, r in zip(values, reference) if bits(v) != bits(r) and math.isfinite(v)]
-    return len(differing) >= minimum and all(narrow(v) and not narrow(r) and abs(v - r) <= abs(r) * 2.0 ** -23
-                                       for v, r in differing)
+    return len(differing) >= minimum and all(narrow(v) and not narrow(r) and rounded(v, r) for v, r in differing)
 
 
 GRID_BITS = 16

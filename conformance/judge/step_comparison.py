@@ -288,6 +288,7 @@ def ask_neighbors(difference: ConstraintDifference, scene: Scene, state: StateDu
         got, expected = answer[0], vectors.FAMILY_BY_NAME[family].reference(*args)[0]
         if got != expected:
             difference.port_neighbors = (family, args, list(got))
+            difference.neighbor_change = neighbor_change(family, list(got), list(expected))
             difference.neighbors = (f"the neighbor search is wrong: in this state the port's own {family} primitive "
                                     f"gives agent {i} the {what} {_indices(got)}, the reference {_indices(expected)}")
             tie = broken_tie(family, args, list(got), list(expected))
@@ -295,6 +296,26 @@ def ask_neighbors(difference: ConstraintDifference, scene: Scene, state: StateDu
                 difference.tie = tie
                 difference.neighbors = f"{tie}; {difference.neighbors}"
             return
+
+
+def neighbor_change(family: str, got: list[int], expected: list[int]) -> str:
+    """The decisive fact of a neighbour list that differs, for a headline: the count when it
+    differs, then the first neighbour missing (in the reference's order), else the first extra,
+    else the first one at another place: "5 agents where the reference has 6; agent 7 is
+    missing" or "segment 3 is at place 0, the reference's place 2"."""
+    noun = "segment" if family == "obstacle_neighbors" else "agent"
+    said = [f"{len(got)} {noun}s where the reference has {len(expected)}"] if len(got) != len(expected) else []
+    missing = [k for k in expected if k not in got]
+    extra = [k for k in got if k not in expected]
+    if missing:
+        said.append(f"{noun} {missing[0]} is missing" + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""))
+    elif extra:
+        said.append(f"{noun} {extra[0]} is extra" + (f" (and {len(extra) - 1} more)" if len(extra) > 1 else ""))
+    else:
+        moved = next((k for place, k in enumerate(got) if expected[place] != k), None)
+        if moved is not None:
+            said.append(f"{noun} {moved} is at place {got.index(moved)}, the reference's place {expected.index(moved)}")
+    return "; ".join(said)
 
 
 def _squared_distances(family: str, args: list) -> dict[int, float]:

@@ -22,16 +22,19 @@ class ReferenceRunner(Runner):
     """The reference; ``simulator`` swaps in a Simulator subclass (negative controls)."""
 
     def __init__(self, runner_id: str = "reference", simulator: type[Simulator] = Simulator,
-                 name: str = "orca-reference (Python)"):
+                 name: str = "orca-reference (Python)", agent_step: bool = False):
         self.id = runner_id
         self.simulator = simulator
         self.name = name
+        self.agent_step = agent_step and simulator is not Simulator
+        """A careless port that answers agent_step from its own simulator (its only primitive)."""
 
     def info(self) -> RunnerInfo:
-        """A swapped-in simulator (a careless port) has no primitive entry points: it provides no family."""
+        """A swapped-in simulator (a careless port) has no primitive entry points: it provides no
+        family, or agent_step alone when asked to answer it."""
         return RunnerInfo(self.id, self.name, compiler=f"CPython {platform.python_version()}",
                           versions={"orca-conformance": __version__},
-                          provides=None if self.simulator is Simulator else ())
+                          provides=None if self.simulator is Simulator else ("agent_step",) if self.agent_step else ())
 
     def hashes(self, scene: Scene, steps: int | None = None) -> Iterator[str]:
         for data in run(scene, steps=steps, simulator=self.simulator):
@@ -50,7 +53,10 @@ class ReferenceRunner(Runner):
         return StateDump(step, tuple(rows))
 
     def vectors(self, family: str, args: list[list]) -> list[list]:
+        fam = vectors.FAMILY_BY_NAME[family]
+        if self.agent_step and family == "agent_step":
+            return [[vectors.encode_value(c, v) for c, v in zip(fam.result, fam.reference(
+                *[vectors.decode_value(c, v) for c, v in zip(fam.args, a)], simulator=self.simulator))] for a in args]
         if self.simulator is not Simulator:
             raise RunnerError("this fake port changes the step only; it has no primitive entry points")
-        fam = vectors.FAMILY_BY_NAME[family]
         return [vectors.evaluate_reference(fam, a) for a in args]

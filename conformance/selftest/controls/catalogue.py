@@ -31,11 +31,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
-from . import careless
+from . import careless, contract_slips
 from ...runners.build.layer import DETERMINISM_FLAGS, system_cc
 from ...runners.build.sources import C_DIR
 from ...judge.cell_text import cell_lines
 from ...judge.matrix import DIVERGED, ERROR, PASS, SKIPPED, Cell, compare_scenario, vector_cell
+from ...judge.protocol_row import protocol_cell
 from ...runners.base import Runner, RunnerError, RunnerUnavailable
 from ...runners import register_family
 from ...runners.needs import COLUMN_NEEDS
@@ -49,6 +50,8 @@ from .patches import load_patch, patched_tree, read_patch_data
 
 CONTROL_PATCHES = C_DIR / "controls"
 FMA_CAUSE = "fused multiply-add.*fix: .*-ffp-contract=off"
+FUSED_SITE_CAUSE = r"fused multiply-add at `pd \* pd \+ radius \* radius` \(`pd \* pd` fused\) in line_interval.*fix: .*no .*fma"
+"""The one fused site named: its expression, the product fused, its function, and the fix."""
 MISREADINGS = C_DIR / "misreadings"
 
 
@@ -72,6 +75,9 @@ class Control:
     """The clauses of the text (contract/clauses.json) whose rule it breaks: its red cell must cite one."""
     cause: str = ""
     """A regular expression the headline of the cell that catches it in a scene must match."""
+    protocol: bool = False
+    """A contract slip (contract_slips.py): the protocol row must catch it, its headline and the
+    headline of any scenario cell that diverges must match ``cause``."""
 
 
 def _patched(*names: str):
@@ -102,11 +108,14 @@ def _x87_i386() -> Runner:
                          spec=elf_spec(arch, "control-x87-i386", flags, source_dir=_patched("no-x87-guard")))
 
 
-def _careless(name: str, description: str, simulator: type, label: str, clauses: tuple[str, ...]) -> Control:
-    """A careless Python port (conformance/selftest/controls/careless.py): the reference with one mistake."""
+def _careless(name: str, description: str, simulator: type, label: str, clauses: tuple[str, ...],
+              cause: str) -> Control:
+    """A careless Python port (conformance/selftest/controls/careless.py): the reference with one
+    mistake, answering agent_step (its only primitive) from its own simulator, so that its cell
+    can name the mistake (``cause``) as a port's own primitive lets it."""
     return Control(name, description,
-                   lambda: ReferenceRunner(f"control:{name}", simulator, f"careless port: {label}"), has_vectors=False,
-                   needs=(), clauses=clauses)
+                   lambda: ReferenceRunner(f"control:{name}", simulator, f"careless port: {label}", agent_step=True),
+                   has_vectors=False, needs=(), clauses=clauses, cause=cause)
 
 
 def _misreading(path: Path) -> Control:
@@ -153,6 +162,10 @@ TOOLCHAIN_CONTROLS: tuple[Control, ...] = (
             clauses=("arith.binary64",), cause="(sign of zero|reassociat).*fix: .*-f(no-signed-zeros|associative-math)"),
     Control("x87-i386", "x87 extended precision on i386 (-mcpu=i686, no SSE)", _x87_i386, needs=("zig", "unicorn"),
             clauses=("arith.binary64",), cause="x87 extended precision.*fix: "),
+    Control("fma-one-site", "one multiply-add fused by hand (fma at the line program's disc, the rest as the text)",
+            lambda: CffiRunner(CVariant("control:fma-one-site", system_cc(), DETERMINISM_FLAGS + ("-O2",),
+                                        _patched("fma-disc"))),
+            clauses=("arith.binary64",), cause=FUSED_SITE_CAUSE),
 )
 """One common toolchain choice each, made on the suite's own C port with its guards removed: the
 cell that catches one must name the choice (the toolchain fingerprint, judge/fingerprint.py) and
@@ -160,17 +173,40 @@ its fix."""
 
 BUILD_CONTROLS: tuple[Control, ...] = TOOLCHAIN_CONTROLS + (
     _careless("single-precision", "single-precision state (positions and velocities as float)",
-              careless.Float32StateSimulator, "float32 state", ("arith.state", "arith.binary64")),
+              careless.Float32StateSimulator, "float32 state", ("arith.state", "arith.binary64"),
+              r"the port's (state is|positions are|velocities are) float32"),
     _careless("agents-before-obstacles", "agent constraints listed before the obstacle constraints",
-              careless.AgentsFirstSimulator, "agents first", ("neighbors.obstacles", "fallback.hard-prefix")),
+              careless.AgentsFirstSimulator, "agents first", ("neighbors.obstacles", "fallback.hard-prefix"),
+              "agent constraints listed before the obstacle constraints"),
     _careless("neighbors-by-index", "agent neighbors listed by index instead of by distance",
-              careless.NeighborsByIndexSimulator, "neighbors by index", ("neighbors.agents",)),
+              careless.NeighborsByIndexSimulator, "neighbors by index", ("neighbors.agents",),
+              "agent neighbors listed by index instead of by distance"),
+    # its agent_step reports the reference's constraints (only its velocity rule is the textbook's):
+    # what its cell can see is a velocity from the same constraints, which the program computes
     _careless("textbook-ttc", "the simplified time-to-collision projection of orca-textbook.txt",
               careless.TextbookSimulator, "textbook TTC projection",
-              ("agents.case-form", "agents.responsibility", "lp.goal")),
+              ("agents.case-form", "agents.responsibility", "lp.goal"),
+              "new velocity differs from the same constraints: the linear program"),
 )
 
-CONTROLS: tuple[Control, ...] = BUILD_CONTROLS + misreadings()
+def _slip(name: str, mistake: str, runner: type, cause: str, clauses: tuple[str, ...]) -> Control:
+    """A contract slip: the reference with one protocol slip, judged by the protocol row."""
+    return Control(name, mistake, lambda: runner(f"control:{name}"), has_vectors=False, needs=(), clauses=clauses,
+                   cause=cause, protocol=True)
+
+
+CONTRACT_CONTROLS: tuple[Control, ...] = (
+    _slip("state-between-runs", "state kept from one run into the next (each agent starts with the velocity its "
+          "index had at the end of the previous run)", contract_slips.LeakingRunner,
+          "(state leaks|keeps state) from one run into the next", ("hash.states",)),
+    _slip("dump-off-by-one", "a dump of step k holds the state after k + 1 steps", contract_slips.DumpLateRunner,
+          r"the dumps check failed: .*one step late", ("dump.preferred",)),
+    _slip("short-run", "a run of n steps gives states 0..n-1 (one state short)", contract_slips.ShortRunRunner,
+          r"the run-steps check failed: .*gave \d+ states?, not the \d+ asked for", ("hash.states",)),
+)
+"""The contract slips (issue 42 item 5): the protocol row catches each and names it."""
+
+CONTROLS: tuple[Control, ...] = BUILD_CONTROLS + CONTRACT_CONTROLS + misreadings()
 
 
 def control_runner(name: str) -> Runner:
@@ -193,6 +229,10 @@ def register_columns() -> None:
     COLUMN_NEEDS.update({f"control:{c.name}": c.needs for c in CONTROLS})
 
 
+SLIP_SCENES = 3
+"""The cheapest scenes a contract slip runs after the protocol row (a leak shows in the second
+scene a process runs; a late dump or a short run in none: the row is what catches them)."""
+
 CAUGHT, NOT_CAUGHT = "CAUGHT", "NOT CAUGHT"
 VECTORS_ONLY, ERROR_ONLY = "VECTORS ONLY", "ERROR ONLY"
 EQUIVALENT, NO_SCENE, WRONG_CLAIM, MISCITED = "EQUIVALENT", "NO SCENE", "WRONG CLAIM", "MISCITED"
@@ -214,6 +254,8 @@ class ControlResult:
     reason: str = ""
     seconds: float = 0.0
     scenarios_run: int = 0
+    protocol: Cell | None = None
+    """The protocol row, for a contract slip."""
 
 
 def by_cost(scenarios: list[Scenario]) -> list[Scenario]:
@@ -238,18 +280,20 @@ def run_control(control: Control, scenarios: list[Scenario], goldens: Path) -> C
         failure = None
         if control.has_vectors:
             vectors_cell, failure = vector_cell(runner, goldens / "vectors")
+        row = protocol_cell(runner) if control.protocol else None
+        finding = row.finding if row is not None else None
         caught: Cell | None = None
         first_error: Cell | None = None
         run = 0
-        for scenario in by_cost(scenarios):
-            cell = compare_scenario(scenario, runner, goldens, reference, failure)
+        for scenario in by_cost(scenarios)[:SLIP_SCENES if control.protocol else None]:
+            cell = compare_scenario(scenario, runner, goldens, reference, failure, protocol=finding)
             run += 1
             if cell.status == DIVERGED:
                 caught = cell
                 break
             if cell.status == ERROR and first_error is None:
                 first_error = cell
-        result = ControlResult(control, "", caught or first_error, vectors_cell, scenarios_run=run)
+        result = ControlResult(control, "", caught or first_error, vectors_cell, scenarios_run=run, protocol=row)
         _judge(result, len(scenarios))
         result.seconds = time.perf_counter() - started
         return result
@@ -260,6 +304,9 @@ def run_control(control: Control, scenarios: list[Scenario], goldens: Path) -> C
 def _judge(result: ControlResult, scenario_count: int) -> None:
     """The verdict from what caught the control and what its entry claims."""
     control, cell = result.control, result.cell
+    if control.protocol:
+        _judge_slip(result)
+        return
     in_scene = cell is not None and cell.status == DIVERGED
     by_vectors = result.vectors is not None and result.vectors.status != PASS
     by_error = cell is not None and cell.status == ERROR
@@ -293,6 +340,24 @@ def _judge(result: ControlResult, scenario_count: int) -> None:
         result.reason = f"no scenario diverged (of {scenario_count}); only the vectors row caught it"
     else:
         result.status, result.reason = NOT_CAUGHT, f"passed all {scenario_count} scenarios and the vectors"
+
+
+def _judge_slip(result: ControlResult) -> None:
+    """A contract slip: CAUGHT when the protocol row fails and its headline, and the headline of
+    the scenario cell that diverged if one did, name the slip (``cause``); MISCAUSED when one does
+    not; NOT CAUGHT when the row passes (the cell shown is then the row's)."""
+    control, row, cell = result.control, result.protocol, result.cell
+    if row is None or row.status == PASS:
+        result.status, result.reason = NOT_CAUGHT, "the protocol row passed"
+        return
+    said = [_headline(row)] + ([_headline(cell)] if cell is not None and cell.status == DIVERGED else [])
+    result.status, result.reason = CAUGHT, said[-1]
+    if cell is None or cell.status != DIVERGED:
+        result.cell = row
+    missed = [words for words in said if not re.search(control.cause, words)]
+    if missed:
+        result.status = MISCAUSED
+        result.reason = f"caught, but a cell does not name the entry's cause /{control.cause}/: {missed[0]}"
 
 
 def _headline(cell: Cell) -> str:

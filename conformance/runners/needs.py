@@ -84,6 +84,19 @@ def _emulator(emulator: str, install: str) -> Need:
     return Need(emulator, True, found, install)
 
 
+def _cpu_fma() -> Need:
+    """An x86-64 CPU with fused multiply-add instructions (Haswell and later, Zen): a build that
+    contracts with -mfma runs only there (Linux's /proc/cpuinfo says)."""
+    install = "an x86-64 CPU with FMA (Haswell or later)"
+    try:
+        flags = {w for line in open("/proc/cpuinfo", encoding="utf-8") if line.startswith("flags")
+                 for w in line.split(":", 1)[1].split()}
+    except OSError as err:
+        return Need("CPU with FMA", False, f"cannot read /proc/cpuinfo: {err}", install)
+    present = "fma" in flags and "avx2" in flags
+    return Need("CPU with FMA", present, "fma, avx2" if present else "no fma or avx2 among the CPU's flags", install)
+
+
 NEED_CHECKS: dict[str, Callable[[], Need]] = {
     "cc": _cc,
     "zig": lambda: _package("ziglang", "pip install ziglang"),
@@ -91,6 +104,7 @@ NEED_CHECKS: dict[str, Callable[[], Need]] = {
     "node": _node,
     "unicorn": lambda: _package("unicorn", "pip install unicorn"),
     "wine": lambda: _emulator("wine", "apt-get install wine64"),
+    "fma": _cpu_fma,
 }
 """Need kinds other than an emulator (``qemu:<name>``)."""
 

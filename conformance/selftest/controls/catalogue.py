@@ -145,6 +145,9 @@ def misreadings(folder: Path = MISREADINGS) -> tuple[Control, ...]:
 TOOLCHAIN_CONTROLS: tuple[Control, ...] = (
     Control("fma-arm64", "FMA contraction on arm64 (-ffp-contract=fast: a*b + c fused into fmadd)", _fma_arm64,
             needs=("zig", "unicorn"), clauses=("arith.binary64",), cause=FMA_CAUSE),
+    Control("fma-x64", "FMA contraction on x86-64 (-march=haswell -ffp-contract=fast: a*b + c fused into vfmadd, "
+            "as -march=native does on a recent CPU)", _host_build("fma-x64", "-march=haswell", "-ffp-contract=fast"),
+            needs=("cc", "fma"), clauses=("arith.binary64",), cause=FMA_CAUSE),
     Control("fast-math-x64", "-ffast-math on x86-64", _host_build("fast-math-x64", "-ffast-math"),
             clauses=("arith.binary64",), cause="reciprocal.*fix: no -ffast-math"),
     Control("unsafe-math-x64", "-funsafe-math-optimizations on x86-64 (fast math's value-changing parts)",

@@ -199,8 +199,8 @@ def test_a_false_claim_is_not_proved() -> None:
     def sum_regrouped(bw, tm, f64, rne):
         a, b, c = (tm.mk_const(f64, n) for n in "abc")
         add = bw.Kind.FP_ADD
-        return (tm.mk_term(add, [rne, tm.mk_term(add, [rne, a, b]), c]),
-                tm.mk_term(add, [rne, a, tm.mk_term(add, [rne, b, c])]))
+        return [operator_proofs.Query(tm.mk_term(add, [rne, tm.mk_term(add, [rne, a, b]), c]),
+                                      tm.mk_term(add, [rne, a, tm.mk_term(add, [rne, b, c])]))]
     operator_proofs.CLAIMS["test-regroup"] = ("(a + b) + c as a + (b + c)", sum_regrouped)
     try:
         assert operator_proofs.prove("test-regroup")[0] == "sat"
@@ -208,6 +208,25 @@ def test_a_false_claim_is_not_proved() -> None:
             operator_proofs.proof_record("test-regroup")
     finally:
         del operator_proofs.CLAIMS["test-regroup"]
+
+
+def test_a_chain_fails_when_any_step_fails() -> None:
+    """The segment clamp's chain holds only with each of its guards: without the text's domain a
+    NaN t separates the clamps; compared by bits, a library max's +0 is another value than -0."""
+    import dataclasses
+    from conformance.selftest.variants import operator_proofs
+    build = operator_proofs.CLAIMS["segment-clamp-max-first"][1]
+    assert operator_proofs.prove("segment-clamp-max-first")[0] == "unsat"
+    for step, change in ((0, {"guards": ()}), (1, {"zeros_alike": False})):
+        def weakened(bw, tm, f64, rne, step=step, change=change):
+            queries = build(bw, tm, f64, rne)
+            queries[step] = dataclasses.replace(queries[step], **change)
+            return queries
+        operator_proofs.CLAIMS["test-weakened"] = ("weakened", weakened)
+        try:
+            assert operator_proofs.prove("test-weakened")[0] == "sat", (step, change)
+        finally:
+            del operator_proofs.CLAIMS["test-weakened"]
 
 
 def test_a_bad_reviewed_file_is_one_error(tmp_path: Path) -> None:

@@ -6,12 +6,12 @@ value is computed, and by whatever the ulp changes after it.  Its primitives may
 other case; its red cell would otherwise say "the constraint list differs (suspect what is fed
 to them)" or "the linear program or its fallback".
 
-Contract: ``fused_site(scene, state, agent, port, runner=None, deadline=None)`` replays the divergent agent's
+Contract: ``fused_site(scene, state, agent, port, runner=None, budget=None)`` replays the divergent agent's
 agent_step from the reference's state ``state`` with each site of ``data.fused_sites.FUSED_SITES``
 fused alone, in order, and returns a frozen ``FusedReading``: the first site whose fused
 evaluation gives the port's agent_step BIT FOR BIT (every constraint, the hard count and the
-new velocity), with how many other sites do too; None when none does or ``deadline`` (a
-``time.monotonic()`` instant) passes.  The diagnosis asks it only where no decision read
+new velocity), with how many other sites do too; None when none does or the ``Budget`` of
+replays runs out (a bound on work, never on time: a cell's words do not depend on the machine's load).  The diagnosis asks it only where no decision read
 otherwise and no stock reading explains the port (citation.py's flip search, causes.py's
 readings come first), so that a fused site never takes the name of a misread decision.
 With ``runner``, a site must also give the port's answer to every committed vector case the port
@@ -26,7 +26,6 @@ function's first decision, data/site_clauses.py).
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -47,8 +46,24 @@ NOT_IN_STEP = frozenset({"Simulator.apply", "for_boundary", "signed_distance"})
 """Functions agent_step never runs (the position update, ForBoundary, the plain signed distance)."""
 LATER_STATES = 4
 """The reference's states after the divergent one whose differing agents must agree with the site."""
-SECONDS = 4.0
-"""Wall-clock bound of one search by default."""
+REPLAYS = 3000
+"""Replays of one search by default: an agent_step or a vector case evaluated with a site fused
+(about 2 ms each; the step's own sites take about 110)."""
+
+
+@dataclass
+class Budget:
+    """The replays a search may still make."""
+
+    left: int = REPLAYS
+
+    def take(self, count: int = 1) -> bool:
+        """Spend ``count`` replays: False (and nothing left) when fewer remain."""
+        if self.left < count:
+            self.left = 0
+            return False
+        self.left -= count
+        return True
 
 
 @dataclass(frozen=True)
@@ -94,17 +109,17 @@ def _reproduces(site: FusedSite, scene: Scene, state: StateDump, agent: int, wan
 
 
 def fused_site(scene: Scene, state: StateDump, agent: int, port: StepResult, runner: Runner | None = None,
-               deadline: float | None = None) -> FusedReading | None:
+               budget: Budget | None = None) -> FusedReading | None:
     """The first site whose fused evaluation gives ``port`` bit for bit and that no other agent
     contradicts (see the module)."""
-    deadline = time.monotonic() + SECONDS if deadline is None else deadline
+    budget = Budget() if budget is None else budget
     want = _key(port)
-    found = [site for site in FUSED_SITES if site.function not in NOT_IN_STEP and time.monotonic() < deadline
+    found = [site for site in FUSED_SITES if site.function not in NOT_IN_STEP and budget.take()
              and _reproduces(site, scene, state, agent, want)]
     if runner is not None and found:
-        found = _same_primitive(found, runner, deadline)
+        found = _same_primitive(found, runner, budget)
     if runner is not None and found:
-        found = _uncontradicted(found, scene, state, agent, runner, deadline)
+        found = _uncontradicted(found, scene, state, agent, runner, budget)
     return FusedReading(found[0], len(found) - 1) if found else None
 
 
@@ -118,7 +133,7 @@ BAD_CASES = 64
 """The port's failing cases of one family that a site must reproduce, at most (the first ones)."""
 
 
-def _same_primitive(sites: list[FusedSite], runner: Runner, deadline: float) -> list[FusedSite]:
+def _same_primitive(sites: list[FusedSite], runner: Runner, budget: Budget) -> list[FusedSite]:
     """The sites whose fused reference gives the port's answer to each committed vector case the
     port fails (a misreading, or another toolchain slip, fails cases one fused site does not
     reach), for every family that runs on the solver; the sites as they were for a family the port
@@ -139,7 +154,7 @@ def _same_primitive(sites: list[FusedSite], runner: Runner, deadline: float) -> 
                             results[index]))
     kept = []
     for site in sites:
-        if time.monotonic() > deadline:
+        if not budget.take(len(failing)):
             break
         if all(_same_case(family_reference(site, family), family, args, got) for family, args, got in failing):
             kept.append(site)
@@ -155,17 +170,17 @@ def _same_case(reference, family, args: list, got: list) -> bool:
 
 
 def _uncontradicted(sites: list[FusedSite], scene: Scene, state: StateDump, agent: int, runner: Runner,
-                    deadline: float) -> list[FusedSite]:
+                    budget: Budget) -> list[FusedSite]:
     """The sites that also give the port's agent_step of every other agent whose agent_step
     differs from the reference's, in ``state`` and the reference's next ``LATER_STATES`` states
-    (until ``deadline``): a boundary state can make one fused site's ulp take the branch a
+    (while the budget lasts): a boundary state can make one fused site's ulp take the branch a
     misreading takes (a leg skipped at a touching wall), and a whole-toolchain slip (every site
     fused, reciprocals) differs where one site does not reach; the other agents tell them apart."""
     from ..runners.reference import ReferenceRunner
     from .first_decision import port_steps
     reference = ReferenceRunner()
     for t in range(LATER_STATES + 1):
-        if not sites or time.monotonic() > deadline or state.step + t > scene.steps:
+        if not sites or not budget.left or state.step + t > scene.steps:
             break
         try:
             now = state if t == 0 else reference.dump(scene, state.step + t)
@@ -174,7 +189,7 @@ def _uncontradicted(sites: list[FusedSite], scene: Scene, state: StateDump, agen
             break
         family = vectors.FAMILY_BY_NAME["agent_step"]
         for j, answer in enumerate(answers):
-            if (t == 0 and j == agent) or time.monotonic() > deadline:
+            if (t == 0 and j == agent) or not budget.take(len(sites)):
                 continue
             want = _key(answer)
             if _key(step_result(family.reference(*agent_step_args(scene, now, j)))) == want:

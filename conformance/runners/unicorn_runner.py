@@ -154,7 +154,7 @@ class _Machine(GuestMemory):
     Offers the interface of wasm_runner's instance (call, alloc, write, read, view, scratch,
     put_doubles, results, ints), so the wasm column's vector primitives run unchanged."""
 
-    def __init__(self, arch: Arch, image: ElfImage, seconds_per_fuel: float):
+    def __init__(self, arch: Arch, image: ElfImage, seconds_per_fuel: float, fill_tlb: bool = True):
         import unicorn
         self._unicorn = unicorn
         self.arch = arch
@@ -182,10 +182,13 @@ class _Machine(GuestMemory):
         # Stores are fast only on a page whose TLB entry is not executable and that no memory
         # hook covers (docs/unicorn.md, "Speed"): the TLB is filled here, executable only where
         # the code is, and the fault hook covers the unmapped gaps only.
-        self.uc.ctl_set_tlb_mode(unicorn.UC_TLB_VIRTUAL)
-        self.uc.hook_add(unicorn.UC_HOOK_TLB_FILL, self._on_tlb_fill)
-        for begin, end in unmapped_gaps(mapped):
-            self.uc.hook_add(unicorn.UC_HOOK_MEM_UNMAPPED, self._on_invalid, begin=begin, end=end - 1)
+        # (fill_tlb False: Unicorn's own TLB, the fault hook over the whole address space: the
+        # benchmark's baseline, the runner before issue 44)
+        if fill_tlb:
+            self.uc.ctl_set_tlb_mode(unicorn.UC_TLB_VIRTUAL)
+            self.uc.hook_add(unicorn.UC_HOOK_TLB_FILL, self._on_tlb_fill)
+        for begin, end in unmapped_gaps(mapped) if fill_tlb else [(1, 1)]:
+            self.uc.hook_add(unicorn.UC_HOOK_MEM_INVALID, self._on_invalid, begin=begin, end=end - 1)
         self.watchdog = Watchdog(self.uc.emu_stop)
         self._addresses = {name: image.symbol(name) for name in SIGNATURES}
         self.reset()
@@ -294,13 +297,16 @@ class UnicornRunner(ExportLayerRunner):
     """The freestanding ELF of one architecture under Unicorn, in-process."""
 
     def __init__(self, arch: Arch, runner_id: str | None = None, spec: BuildSpec | None = None,
-                 seconds_per_fuel: float = SECONDS_PER_FUEL):
-        """``seconds_per_fuel`` sets the call budgets (tests make it tiny to prove the path)."""
+                 seconds_per_fuel: float = SECONDS_PER_FUEL, fill_tlb: bool = True):
+        """``seconds_per_fuel`` sets the call budgets (tests make it tiny to prove the path);
+        ``fill_tlb`` False keeps Unicorn's own TLB, every store on the slow path (the baseline
+        of tools/bench_unicorn.py)."""
         self.arch = arch
         self.id = runner_id or arch.column
         self.cost = arch.cost
         self.spec = spec
         self.seconds_per_fuel = seconds_per_fuel
+        self.fill_tlb = fill_tlb
         self.artifact: Artifact | None = None
         self.image: ElfImage | None = None
         self._machine: _Machine | None = None
@@ -328,7 +334,7 @@ class UnicornRunner(ExportLayerRunner):
             raise CannotStart(f"build failed: {err}") from None
         try:
             self.image = read_elf(self.artifact.path.read_bytes())
-            machine = _Machine(self.arch, self.image, self.seconds_per_fuel)
+            machine = _Machine(self.arch, self.image, self.seconds_per_fuel, self.fill_tlb)
         except ElfError as err:
             raise CannotStart(f"cannot load {self.artifact.path.name}: {err}") from None
         abi = machine.call("orca_abi_version", FUEL_CALL)

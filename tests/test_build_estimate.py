@@ -38,6 +38,7 @@ ZIG, GCC = Toolchain("zig", ("zig", "cc")), Toolchain("gcc", ("gcc",))
 @pytest.mark.parametrize("toolchain, output, target, kind", [
     (GCC, "shared", None, "host compiler"), (ZIG, "shared", None, "zig host"),
     (ZIG, "wasm", "wasm32-freestanding", "zig wasm"), (ZIG, "executable", "s390x-freestanding", "zig freestanding"),
+    (ZIG, "executable", "s390x-linux-none", "zig freestanding"),
     (ZIG, "executable", "s390x-linux-musl", "zig static linux"), (ZIG, "executable", "x86_64-windows-gnu", "zig windows")])
 def test_each_kind_of_build_has_a_typical_time(toolchain, output, target, kind) -> None:
     spec = BuildSpec("x", toolchain, (), (), output=output, target=target)

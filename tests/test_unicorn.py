@@ -163,3 +163,41 @@ def test_doctor_knows_the_columns():
     for column in COLUMNS:
         line = needs_line(column)
         assert "unicorn" in line and "ziglang" in line
+
+
+def test_the_tlb_is_executable_only_where_the_code_is(arm64):
+    """The runner's TLB fill (stores on QEMU's fast path, docs/unicorn.md "Speed"): identity,
+    read and write everywhere, execute on the image and the stop page or on a fetch only."""
+    import unicorn as uc
+    m = arm64._load()
+
+    class Entry:
+        paddr = perms = None
+
+    for address, access, executable in [(U.HEAP_BASE + 0x5000, uc.UC_MEM_WRITE, False),
+                                        (U.STACK_TOP - 0x100, uc.UC_MEM_READ, False),
+                                        (m.image.segments[0].vaddr, uc.UC_MEM_READ, True),
+                                        (U.STOP_ADDRESS, uc.UC_MEM_WRITE, True),
+                                        (U.HEAP_BASE, uc.UC_MEM_FETCH, True)]:
+        entry = Entry()
+        assert m._on_tlb_fill(m.uc, address, access, entry, None)
+        assert entry.paddr == address and bool(entry.perms & uc.UC_PROT_EXEC) == executable
+        assert entry.perms & uc.UC_PROT_WRITE
+
+
+def test_a_jump_into_the_heap_is_a_fault_not_code(arm64):
+    m = arm64._load()
+    address = m._addresses["orca_abi_version"]
+    m._addresses["orca_abi_version"] = U.HEAP_BASE  # data, mapped without execute permission
+    try:
+        with pytest.raises(RunnerError, match="fault in orca_abi_version"):
+            m.call("orca_abi_version", 1000)
+    finally:
+        m._addresses["orca_abi_version"] = address
+    assert sum(1 for _ in arm64.hashes(_scene("orca/head-on-exact"))) == _scene("orca/head-on-exact").steps + 1
+
+
+def test_the_fault_hooks_cover_the_gaps_between_the_mapped_ranges():
+    assert U.unmapped_gaps(((0x10, 0x20), (0x40, 0x50), (0x20, 0x30))) == [
+        (0, 0x10), (0x30, 0x40), (0x50, U.ADDRESS_END)]
+    assert U.unmapped_gaps(((0, U.ADDRESS_END),)) == []

@@ -7,6 +7,9 @@ For each architecture, in one process, after a warm-up (the build loaded, the co
 - the cost of one call into the emulator and back (``orca_abi_version``, 2,000 calls);
 - each non-slow scenario's whole run (``hashes``, as the matrix does), wall clock, against the
   ``c`` column's, and the column's total;
+- the same runs with Unicorn's own TLB (``fill_tlb=False``: every guest store on QEMU's slow
+  path, the runner before issue 44), scenario by scenario in turn with the runner's, and the
+  ratio of the totals (``--no-baseline`` skips them);
 - guest instructions per agent-step (every instruction counted by a code hook over the first
   ``--count-steps`` steps of the 100-agent circle, less a run of 0 steps) and the host time
   per guest instruction that gives.
@@ -79,6 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--arches", default=",".join(ARCHES))
     parser.add_argument("--count-steps", type=int, default=10)
+    parser.add_argument("--no-baseline", action="store_true", help="skip the runs with Unicorn's own TLB")
     args = parser.parse_args(argv)
     scenarios = [s for s in Suite(ROOT).select(None, False)]
     native = resolve("c")
@@ -89,10 +93,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"c column: {sum(native_times.values()):.2f} s for {len(scenarios)} scenarios")
     for name in args.arches.split(","):
         runner = UnicornRunner(ARCHES[name])
-        run_seconds(runner, counted.scene, 5)  # build, load, translate
+        baseline = None if args.no_baseline else UnicornRunner(ARCHES[name], fill_tlb=False)
+        for each in (runner, baseline) if baseline else (runner,):
+            run_seconds(each, counted.scene, 5)  # build, load, translate
         before = cpu_ticks()
         call = call_microseconds(runner)
-        times = {s.id: run_seconds(runner, s.scene) for s in scenarios}
+        times, baseline_times = {}, {}
+        for s in scenarios:
+            if baseline:
+                baseline_times[s.id] = run_seconds(baseline, s.scene)
+            times[s.id] = run_seconds(runner, s.scene)
         steal = steal_share(before, cpu_ticks())
         instructions = guest_instructions(runner, counted.scene, args.count_steps) / per_step
         seconds = run_seconds(runner, counted.scene, args.count_steps) - run_seconds(runner, counted.scene, 0)
@@ -101,6 +111,11 @@ def main(argv: list[str] | None = None) -> int:
               f"steal {steal}; a call in and out {call:.1f} us; {instructions:,.0f} guest instructions per "
               f"agent-step ({COUNTED}, first {args.count_steps} steps), {seconds / per_step / instructions * 1e9:.1f} "
               "ns of host time each")
+        if baseline:
+            slow = sum(baseline_times.values())
+            print(f"  with Unicorn's own TLB (every store on the slow path): {slow:.1f} s, {slow / total:.2f} times "
+                  "as long")
+            baseline.close()
         print(f"  {'scenario':34} {'seconds':>8} {'share':>6} {'x c':>6}")
         for scenario_id, spent in sorted(times.items(), key=lambda item: -item[1])[:6]:
             print(f"  {scenario_id:34} {spent:8.2f} {spent / total:6.0%} {spent / native_times[scenario_id]:6.0f}")

@@ -25,12 +25,11 @@ def cli_sources(source_dir: Path = C_DIR) -> tuple[Path, ...]:
 
 
 def cli_spec(name: str, toolchain: Toolchain, flags: tuple[str, ...], target: str | None = None,
-             source_dir: Path = C_DIR, static: bool = False) -> BuildSpec:
+             source_dir: Path = C_DIR) -> BuildSpec:
     """The CLI executable; OC_FLAGS puts the flags into the hello reply."""
-    link = ("-static",) if static else ()
     return BuildSpec(name=name, toolchain=toolchain, sources=cli_sources(source_dir), flags=flags,
                      output="executable", target=target, include_dirs=(*include_dirs(source_dir), source_dir / "cli"),
-                     link_flags=link + ("-lm",), defines=(f'OC_FLAGS="{" ".join(flags)}"',))
+                     link_flags=("-lm",), defines=(f'OC_FLAGS="{" ".join(flags)}"',))
 
 
 class CliRunner(ExecRunner):

@@ -149,7 +149,8 @@ def solver_cause(step: int, scene: Scene, runner: Runner, agent: int, expected_p
                       constraint=difference, notes=notes)
         if citation.reading:
             return found
-        return _fused(found, scene, expected_prev, agent, port, runner, "new velocity differs from the same constraints")
+        return _fused(found, scene, expected_prev, agent, port, runner, "new velocity differs from the same constraints",
+                      shared)
     return replace(_composition_cause(k, scene, agent, reference, expected_prev, got), notes=notes)
 
 
@@ -182,24 +183,26 @@ def _list_cause(k: int, scene: Scene, runner: Runner, agent: int, expected_prev:
                   shared_from=owner, notes=notes + ((referred(owner),) if owner else ()))
     if difference.reading or citation.reading or difference.neighbors or difference.tie:
         return found
-    return _fused(found, scene, expected_prev, agent, port, runner, "constraint list differs")
+    return _fused(found, scene, expected_prev, agent, port, runner, "constraint list differs", shared)
 
 
 def _fused(found: Cause, scene: Scene, state: StateDump, agent: int, port: StepResult, runner: Runner,
-           what: str) -> Cause:
+           what: str, shared: SharedCauses | None = None) -> Cause:
     """``found``, or, when one multiply-add of the reference fused alone gives the port's
     agent_step bit for bit (judge/fused_reading.py), a new Cause that names that site, its clause
     and the fix first (``rounding`` set: the port's arithmetic is what differs, which the vectors
     row's rounding finding must not then replace with a vaguer one)."""
-    fused = fused_site(scene, state, agent, port, runner)
+    fused = fused_site(scene, state, agent, port, runner, shared=shared)
     if fused is None:
         return found
     others = f" (or {fused.others} other fused site{'s' if fused.others > 1 else ''})" if fused.others else ""
     said = f"{fused.words()} reproduces it{others}; fix: {FUSED_FIX}"
     detail = (f"{found.detail}; {fused.words()} reproduces the port's agent_step bit for bit{others}: the port "
               f"rounds `{fused.site.text}` once where the text rounds `{fused.site.product}` first (fix: {FUSED_FIX})")
+    owner = fused.shared_from
     return replace(found, detail=detail, headline=f"agent {agent}'s {what}: {said}", key=f"an agent's {what}: {said}",
-                   citation=fused.cite(), rounding=fused.words(), fix=FUSED_FIX)
+                   citation=fused.cite(), rounding=fused.words(), fix=FUSED_FIX, shared_from=owner or found.shared_from,
+                   notes=found.notes + ((referred(owner),) if owner else ()))
 
 
 PARENTHESES = re.compile(r"\s*\([^()]*\)")

@@ -38,6 +38,7 @@ from ..data.site_clauses import SITE_CLAUSES
 from ..data import vectors
 from ..runners.base import Runner, RunnerError, StateDump
 from .provided import provides
+from .shared_causes import MISSING, SharedCauses
 from .step_comparison import StepResult, _simulator, agent_step_args, step_result
 
 FIX = "compute it as the text writes it: no mul_add, std::fma or Math.FusedMultiplyAdd there; -ffp-contract=off"
@@ -72,6 +73,8 @@ class FusedReading:
 
     site: FusedSite
     others: int = 0
+    shared_from: str = ""
+    """The cell ("row@step") whose look at the other agents this reading took, when not its own."""
 
     def words(self) -> str:
         """"a fused multiply-add at `pd * pd + radius * radius` (`pd * pd` fused) in line_interval"."""
@@ -109,18 +112,28 @@ def _reproduces(site: FusedSite, scene: Scene, state: StateDump, agent: int, wan
 
 
 def fused_site(scene: Scene, state: StateDump, agent: int, port: StepResult, runner: Runner | None = None,
-               budget: Budget | None = None) -> FusedReading | None:
+               budget: Budget | None = None, shared: SharedCauses | None = None) -> FusedReading | None:
     """The first site whose fused evaluation gives ``port`` bit for bit and that no other agent
-    contradicts (see the module)."""
+    contradicts (see the module).  With ``shared`` (one column's), the look at the port's vectors
+    and at the other agents runs once per set of candidate sites: a later cell whose candidates
+    are the same takes the first cell's outcome, and its reading says which cell searched
+    (``shared_from``)."""
     budget = Budget() if budget is None else budget
     want = _key(port)
     found = [site for site in FUSED_SITES if site.function not in NOT_IN_STEP and budget.take()
              and _reproduces(site, scene, state, agent, want)]
+    owner = ""
     if runner is not None and found:
-        found = _same_primitive(found, runner, budget)
-    if runner is not None and found:
-        found = _uncontradicted(found, scene, state, agent, runner, budget)
-    return FusedReading(found[0], len(found) - 1) if found else None
+        signature = tuple(found)
+        owner, kept = shared.recall("fused", signature) if shared is not None else ("", MISSING)
+        if kept is MISSING:
+            found = _same_primitive(found, runner, budget)
+            found = _uncontradicted(found, scene, state, agent, runner, budget) if found else found
+            if shared is not None:
+                shared.keep("fused", signature, tuple(found))
+        else:
+            found = list(kept)  # type: ignore[arg-type]
+    return FusedReading(found[0], len(found) - 1, owner) if found else None
 
 
 @lru_cache(maxsize=1)

@@ -88,8 +88,9 @@ def test_every_entry_caught_in_a_scene_declares_the_cause_its_cell_must_name() -
     for control in CONTROLS:
         if not (control.equivalent or control.no_scene):
             assert control.cause, f"{control.name}: no cause"
-    assert {c.name for c in TOOLCHAIN_CONTROLS} >= {"fma-arm64", "fma-x64", "x87-i386", "fast-math-x64",
-                                                     "reciprocal-math-x64", "associative-math-x64", "unsafe-math-x64",
+    assert {c.name for c in TOOLCHAIN_CONTROLS} >= {"fma-arm64", "clang-default-arm64", "fma-x64", "x87-i386",
+                                                     "x87-i386-qemu", "fast-math-x64", "reciprocal-math-x64",
+                                                     "no-signed-zeros-x64", "associative-math-x64", "unsafe-math-x64",
                                                      "fma-one-site"}
     assert {c.name for c in CONTRACT_CONTROLS} == {"state-between-runs", "dump-off-by-one", "short-run"}
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import math
-import time
 
 import pytest
 
@@ -207,7 +206,7 @@ def test_a_port_that_cannot_answer_agent_step_gives_none(port: Runner, reason: s
         fd.port_steps(port, scene, REFERENCE.dump(scene, 0), range(6))
 
 
-def test_the_search_is_bounded_by_steps_and_time() -> None:
+def test_the_search_is_bounded_by_steps_and_work() -> None:
     scene = scene_of("degenerate")  # leg-tie-left decides otherwise at step 31
     port = Nudged(control_runner("leg-tie-left"))
     try:
@@ -216,8 +215,16 @@ def test_the_search_is_bounded_by_steps_and_time() -> None:
         assert notes[-1].endswith("from the reference's states of steps 4..24")
         assert fd.first_decision(scene, port, 25, max_steps=20).step == 31
         assert fd.first_decision(scene, port, 31, max_steps=0).step == 31
-        assert fd.first_decision(scene, port, 1, deadline=time.monotonic() - 1.0, notes=notes) is None
-        assert notes[-1] == "the time bound passed at step 1, before the first different decision was found"
+        agents = len(scene.agents)
+        assert fd.first_decision(scene, port, 1, work=0, notes=notes) is None
+        assert notes[-1] == "the work bound (0 agent steps) was reached at step 1, before the first different " \
+                            "decision was found"
+        # the bound counts every step of the reference: 30 steps are not enough to reach step 31 ...
+        assert fd.first_decision(scene, port, 25, work=30 * agents, notes=notes) is None
+        assert notes[-1] == (f"the work bound ({30 * agents} agent steps) was reached at step 31, before the first "
+                             "different decision was found (steps 25..30 agree up to rounding)")
+        # ... and 31 are
+        assert fd.first_decision(scene, port, 25, work=31 * agents).step == 31
         assert fd.first_decision(scene, port, scene.steps + 1, notes=notes) is None
         assert notes[-1].startswith("no step to check from step 101")
         assert fd.first_decision(scene_of("zero-agents"), port, 1) is None

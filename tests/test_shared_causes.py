@@ -87,3 +87,50 @@ def test_a_constraint_list_headline_says_how_the_list_differs_and_its_key_has_no
             for d, p in ((missing, port), (other, fewer))}
     assert keys == {"an agent's constraint list differs: fewer obstacle constraints than the reference; an obstacle "
                     "constraint is missing (its primitives pass; suspect what is fed to them)"}
+
+
+TOOLCHAIN_RED = ("boundary-touching-walls", "band-tiny-crowd", "overlap-agents")
+"""Cheap scenarios where the -freciprocal-math build diverges (by rounding, from step 1)."""
+
+
+def _toolchain_column(monkeypatch, share: bool) -> tuple[list, list[str]]:
+    """The red cells of the -freciprocal-math build's column with its vectors row, and the rounding
+    searches that ran (stubbed: the walk to a decision, the single fused site)."""
+    ran: list[str] = []
+
+    def walk(scene, runner, step, *rest):
+        ran.append("follow")
+        return None
+
+    def fused(*args, **kwargs):
+        ran.append("fused")
+        return None
+    monkeypatch.setattr(causes, "first_decision", walk)
+    monkeypatch.setattr(causes, "fused_site", fused)
+    scenarios = [load_scenario(ROOT / "scenarios" / "orca" / f"{n}.yaml") for n in TOOLCHAIN_RED]
+    result = run_matrix(scenarios, ["control:reciprocal-math-x64"], GOLDENS, with_protocol=False, share=share)
+    return [c for c in result.cells.values() if c.status == DIVERGED and c.row != "vectors"], ran
+
+
+def test_a_column_whose_vectors_row_names_the_arithmetic_skips_the_rounding_searches(monkeypatch) -> None:
+    """Issue 42 item 6: the fingerprint is the decisive fact, so no cell walks to a decision or
+    tries single fused sites; each says why, and still leads with the slip and its fix."""
+    red, ran = _toolchain_column(monkeypatch, share=True)
+    assert len(red) == len(TOOLCHAIN_RED) and ran == []
+    for cell in red:
+        d = cell.diagnosis
+        assert "reciprocal" in d.headline and "fix: " in d.headline, d.headline
+        assert any("vectors row already names the port's arithmetic" in note for note in d.notes), d.notes
+
+
+def test_verbose_runs_the_rounding_searches_the_vectors_row_made_moot(monkeypatch) -> None:
+    red, ran = _toolchain_column(monkeypatch, share=False)
+    assert len(red) == len(TOOLCHAIN_RED) and "fused" in ran
+    assert all("reciprocal" in c.diagnosis.headline for c in red)
+    assert not any("vectors row already names" in note for c in red for note in c.diagnosis.notes)
+
+
+def test_settled_needs_the_arithmetic_and_sharing() -> None:
+    assert not SharedCauses().settled()
+    assert SharedCauses(arithmetic="divisions taken as multiplications by a reciprocal").settled()
+    assert not SharedCauses(enabled=False, arithmetic="divisions taken as multiplications by a reciprocal").settled()

@@ -17,7 +17,6 @@ adds the first different decision to a cause of rounding.  Decisions are made on
 from __future__ import annotations
 
 import re
-import time
 from dataclasses import replace
 
 from ..data import vectors
@@ -191,7 +190,10 @@ def _fused(found: Cause, scene: Scene, state: StateDump, agent: int, port: StepR
     """``found``, or, when one multiply-add of the reference fused alone gives the port's
     agent_step bit for bit (judge/fused_reading.py), a new Cause that names that site, its clause
     and the fix first (``rounding`` set: the port's arithmetic is what differs, which the vectors
-    row's rounding finding must not then replace with a vaguer one)."""
+    row's rounding finding must not then replace with a vaguer one).  Not searched when the
+    column's vectors row already named the arithmetic (``SharedCauses.settled``)."""
+    if shared is not None and shared.settled():
+        return replace(found, notes=found.notes + (shared.settled_note("a single fused multiply-add"),))
     fused = fused_site(scene, state, agent, port, runner, shared=shared)
     if fused is None:
         return found
@@ -261,7 +263,8 @@ def _list_headline(whose: str, difference: ConstraintDifference, citation: Citat
 FOLLOW_ULPS = 64
 """A first state difference of at most this many ulps, with no decision read otherwise to explain
 it, is followed to the first different decision (``follow_rounding``)."""
-FOLLOW_SECONDS = 5.0
+FOLLOW_WORK = 12_000
+"""The walk's bound in agent steps (first_decision.WORK): about 5 s on the project's machine."""
 FOLLOW_STEPS = 200
 
 
@@ -284,12 +287,15 @@ def follow_rounding(found: Cause, step: int, state: Difference | None, scene: Sc
         constraint is not None and (constraint.reading or constraint.tie or own_primitive_wrong(constraint)))
     if d is None or d.ulps is None or d.ulps > FOLLOW_ULPS or explained or found.kind not in (CONSTRAINTS, VELOCITY):
         return found
+    if shared is not None and shared.settled():
+        return replace(found, notes=found.notes + (shared.settled_note("the first different decision after the "
+                                                                        "rounding"),))
     signature = (found.kind, found.key)
     owner, kept = shared.recall("follow", signature) if shared is not None else ("", MISSING)
     if kept is not MISSING:
         return _recalled_decision(found, step, owner, kept)
     notes: list[str] = []
-    decided = first_decision(scene, runner, step, FOLLOW_STEPS, time.monotonic() + FOLLOW_SECONDS, notes)
+    decided = first_decision(scene, runner, step, FOLLOW_STEPS, FOLLOW_WORK, notes)
     if decided is None or decided.step <= step:  # the step itself decided otherwise: its cause says it
         if shared is not None:
             shared.keep("follow", signature, None)
@@ -368,8 +374,10 @@ def _fits_others(difference: ConstraintDifference, scene: Scene, state: StateDum
     return fits, ""
 
 
-OTHER_AGENTS_SECONDS = 3.0
-"""How long ``_reading_fits_others`` may spend asking the port about the other agents."""
+OTHER_AGENTS_ASKS = 600
+"""How many agent_step answers ``_reading_fits_others`` may ask of the port about the other agents
+(about 3 s on the project's machine): a bound in work, so that the verdict is the same on a slow
+machine."""
 OTHER_STATES = 6
 """How many of the reference's states after the divergent one ``_reading_fits_others`` looks at."""
 
@@ -381,17 +389,18 @@ def _reading_fits_others(reading: str, scene: Scene, state: StateDump, runner: R
     explained by the reading and not by any boundary flip, and none the other way round.  (A
     reach without the radius drops every segment between the two reaches; the strict reach
     only those exactly on it.)"""
-    from ..runners.reference import ReferenceRunner
-    started = time.perf_counter()
-    stock = flips = 0
+    from .shared_causes import CachedReference
+    reference = CachedReference()  # the next states in one replay
+    asks = stock = flips = 0
     for t in range(OTHER_STATES + 1):
         try:
-            now = state if t == 0 else ReferenceRunner().dump(scene, state.step + t)
+            now = state if t == 0 else reference.dump(scene, state.step + t)
         except (ArithmeticError, ValueError):
             break
         for j in range(len(scene.agents)):
-            if (t == 0 and j == agent) or time.perf_counter() - started > OTHER_AGENTS_SECONDS:
+            if (t == 0 and j == agent) or asks >= OTHER_AGENTS_ASKS:
                 continue
+            asks += 1
             args = agent_step_args(scene, now, j)
             try:
                 port = runner_agent_step(runner, args)

@@ -114,7 +114,7 @@ def attach_vector_failure(diagnosis: Diagnosis, vector_failure: VectorFailure | 
                     vector_detail=getattr(vector_failure, "detail", ""))
     rounding = getattr(vector_failure, "rounding", "")
     found = getattr(vector_failure, "fingerprint", None)
-    if diagnosis.rounding or not (rounding or (found is not None and found.decisive)):
+    if diagnosis.rounding or not getattr(vector_failure, "arithmetic", ""):
         return named
     cause = diagnosis.found
     at_step = f"at the step: {cause.detail}" if cause.detail else "the step shows it"
@@ -198,10 +198,12 @@ def judge_stream(row: str, scene: Scene, expected: Sequence[str], runner: Runner
         cell.status, cell.reason = ERROR, f"returned {outcome.compared} states, expected {len(expected)}"
     if cell.step is not None:
         _seed_reference(reference, scene, runner, cell.step, expected)
+        failure = vector_failure() if callable(vector_failure) else vector_failure
+        if shared is not None:  # what the vectors row named ends the cell's rounding searches
+            shared.arithmetic = getattr(failure, "arithmetic", "")
         cell.diagnosis = _diagnose(cell, scene, runner, reference, outcome.reported, outcome.error, shared)
         if cell.diagnosis is not None:
-            cell.diagnosis = attach_vector_failure(cell.diagnosis, vector_failure() if callable(vector_failure)
-                                                   else vector_failure)
+            cell.diagnosis = attach_vector_failure(cell.diagnosis, failure)
             cell.diagnosis = say_first(cell.diagnosis, protocol() if callable(protocol) else protocol)
             if cell.status == DIVERGED:
                 cell.reason = cell.diagnosis.summary()

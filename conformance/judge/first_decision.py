@@ -6,7 +6,7 @@ DECISION (a segment side where the text takes a vertex, another neighbour order,
 branch of the program), after which its agents end a metre apart.  The bit difference is
 explained by ``diagnosis.diagnose``; this module finds the decision.
 
-Contract: ``first_decision(scene, runner, first_step, max_steps=MAX_STEPS, deadline=None,
+Contract: ``first_decision(scene, runner, first_step, max_steps=MAX_STEPS, work=WORK,
 notes=None) -> Decision | None``.  It is meant for a cell whose first differences are rounding
 (the caller decides that; ``is_rounding`` tells one agent_step result from another).
 
@@ -32,9 +32,11 @@ notes=None) -> Decision | None``.  It is meant for a cell whose first difference
   d.reference.lines, d.aligned.lines, d.reference.hard, runner)``).
 * None when every checked step agrees structurally, when the port cannot answer agent_step (a
   ``RunnerError``, a wrong count or a reply that does not decode), when the scene has no agent
-  or no step to check, or when ``deadline`` (a ``time.monotonic()`` instant; default
-  ``SECONDS`` from the call) passes; it is checked before every step and every request, the
-  reference's steps before ``first_step`` included.  The reason is appended to ``notes`` when
+  or no step to check, or when the next step would take the work past ``work`` agent steps
+  (each step of the reference, checked or not, costs one per agent; a checked step's port answers
+  are asked in the same count): a bound in work, not seconds, so that a cell says the same on a
+  slow or loaded machine.  It is checked before every step, the reference's steps before
+  ``first_step`` included.  The reason is appended to ``notes`` when
   a list is given, so that the caller can say it.  Nothing here raises for a misbehaving port.
 
 Cost: the reference is stepped once up to the last checked step (its agent_step results are
@@ -70,13 +72,14 @@ branch near its boundary), some an ulp (a boundary where both branches agree: no
 be rounding amplified by a near-degenerate geometry, which the text says with the number."""
 MAX_STEPS = 200
 """Steps checked after ``first_step`` by default (``first_step`` itself and 200 more)."""
-SECONDS = 10.0
-"""Wall-clock bound of one call by default."""
+WORK = 25_000
+"""Agent steps one call may take by default (about 10 s of the reference's Python and the
+cffi port's answers on the project's machine, 0.4 ms an agent step)."""
 REQUEST_VALUES = 100_000
 """Cases x agents one vectors request may carry (each case holds every agent's state, so a
 port decodes and a pipe carries that many agents' values): one request per step up to 316
 agents; a larger scene's step is asked in requests of as many agents as fit (100 of 1000), the
-deadline checked between them."""
+work bound checked before each step."""
 
 
 @dataclass
@@ -279,14 +282,11 @@ class _Stopped(Exception):
     """The search ends without a decision; the reason is the note."""
 
 
-def _check_step(scene: Scene, runner: Runner, state: StateDump, wanted: list[StepResult],
-                deadline: float) -> Decision | None:
+def _check_step(scene: Scene, runner: Runner, state: StateDump, wanted: list[StepResult]) -> Decision | None:
     """The Decision at step ``state.step + 1``, or None when every agent agrees; _Stopped when
-    the port cannot answer or the deadline passes between requests."""
+    the port cannot answer."""
     answers: dict[int, StepResult] = {}
     for chunk in _chunks(len(wanted)):
-        if time.monotonic() > deadline:
-            raise _Stopped(f"the time bound passed while the port's agent_step of step {state.step + 1} was asked")
         try:
             answers.update(zip(chunk, port_steps(runner, scene, state, chunk)))
         except (RunnerError, RunnerUnavailable) as err:
@@ -297,10 +297,9 @@ def _check_step(scene: Scene, runner: Runner, state: StateDump, wanted: list[Ste
 
 
 def first_decision(scene: Scene, runner: Runner, first_step: int, max_steps: int = MAX_STEPS,
-                   deadline: float | None = None, notes: list[str] | None = None) -> Decision | None:
+                   work: int = WORK, notes: list[str] | None = None) -> Decision | None:
     """The first different decision of ``runner`` from ``first_step`` on (see the module)."""
     started = time.monotonic()
-    deadline = started + SECONDS if deadline is None else deadline
     notes = [] if notes is None else notes
     first, last = max(1, first_step), min(scene.steps, first_step + max_steps)
     if not scene.agents or first > last:
@@ -310,16 +309,16 @@ def first_decision(scene: Scene, runner: Runner, first_step: int, max_steps: int
     sim = build_simulator(scene, Simulator)
     driver = Driver(scene)
     for step in range(last):  # sim holds the reference's state ``step``, stepped to ``step + 1``
-        if time.monotonic() > deadline:
+        if (step + 1) * len(scene.agents) > work:
             done = f" (steps {first}..{step} agree up to rounding)" if step >= first else ""
-            notes.append(f"the time bound passed at step {step + 1}, before the first different decision was "
-                         f"found{done}")
+            notes.append(f"the work bound ({work} agent steps) was reached at step {step + 1}, before the first "
+                         f"different decision was found{done}")
             return None
         driver.set_preferred_velocities(sim, step)
         wanted = _reference_steps(sim, scene.dt) if step + 1 >= first else None
         if wanted is not None:
             try:
-                found = _check_step(scene, runner, _state(sim, step), wanted, deadline)
+                found = _check_step(scene, runner, _state(sim, step), wanted)
             except _Stopped as stop:
                 notes.append(str(stop))
                 return None

@@ -42,6 +42,22 @@ class SharedCauses:
     """The cell being diagnosed, as "row@step" (the cell engine sets it)."""
     searches: int = 0
     kept: dict[tuple[str, Hashable], tuple[str, object]] = field(default_factory=dict)
+    arithmetic: str = ""
+    """What the column's vectors row already says of the port's arithmetic (its rounding-only share,
+    or a decisive toolchain fingerprint: ``VectorFailure.arithmetic``), set by the cell engine.
+    Its words replace the headline of any cell whose own finding is rounding
+    (``cell_engine.attach_vector_failure``), so the searches that could only name rounding (a
+    single fused site, the walk to the first different decision) are skipped: ``settled``."""
+
+    def settled(self) -> bool:
+        """Whether a cell's rounding searches are skipped because the vectors row named the
+        arithmetic (never with ``enabled=False``: --verbose searches every cell in full)."""
+        return self.enabled and bool(self.arithmetic)
+
+    def settled_note(self, search: str) -> str:
+        """The note of a cell whose ``search`` was skipped (``settled``)."""
+        return (f"{search} was not searched: the vectors row already names the port's arithmetic "
+                f"({self.arithmetic}), the decisive fact (--verbose searches it)")
 
     def recall(self, search: str, signature: Hashable) -> tuple[str, object]:
         """(the owner, the outcome) kept for ``signature``, or ("", MISSING)."""

@@ -93,6 +93,16 @@ class VectorFailure(tuple):
         return self[0]
 
     @property
+    def arithmetic(self) -> str:
+        """What the vectors row found of the port's arithmetic when that alone is the cell's cause
+        to fix (``attach_vector_failure`` then leads every rounding cell with it): the decisive
+        fingerprint's model, else the rounding-only share; "" when it found neither."""
+        found = self.fingerprint
+        if found is not None and (found.decisive or self.rounding):
+            return found.model.what
+        return f"{self.rounding} differ by rounding only" if self.rounding else ""
+
+    @property
     def case(self) -> int:
         return self[1]
 

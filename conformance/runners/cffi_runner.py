@@ -158,8 +158,9 @@ class CffiRunner(Runner):
         fam = vectors.FAMILY_BY_NAME[family]
         call = _PRIMITIVES[family]
         results = []
+        decoded: dict[int, object] = {}  # a list shared by the cases (one object) is decoded once
         for index, encoded in enumerate(args):
-            values = [vectors.decode_value(c, v) for c, v in zip(fam.args, encoded)]
+            values = [_decoded(decoded, c, v) for c, v in zip(fam.args, encoded)]
             try:
                 out = call(ffi, lib, *values)
             except _BadCase as err:
@@ -167,6 +168,18 @@ class CffiRunner(Runner):
             results.append([vectors.encode_value(c, v) for c, v in zip(fam.result, out)])
         _check_fpenv()
         return results
+
+
+def _decoded(seen: dict[int, object], code: str, value):
+    """``vectors.decode_value(code, value)``, once per list object of a request: the cases of one
+    request (first_decision's agent_step of every agent) share their state lists, which would
+    otherwise be decoded once per case.  The request keeps each list alive, so ids are stable."""
+    if not isinstance(value, list):
+        return vectors.decode_value(code, value)
+    key = id(value)
+    if key not in seen:
+        seen[key] = vectors.decode_value(code, value)
+    return seen[key]
 
 
 def non_finite_error(step: int, rows) -> NonFinite:

@@ -25,8 +25,10 @@ import hashlib
 import platform
 import shutil
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from .build.layer import DETERMINISM_FLAGS, ROOT, BuildSpec, zig_available, zig_cc
+from .build.sources import C_DIR
 from .cli_port import CliRunner, cli_spec
 from .exec_runner import Limits
 
@@ -76,10 +78,11 @@ def runs_here(target: CrossTarget) -> bool:
     return native(target) or shutil.which(target.emulator) is not None
 
 
-def cross_spec(target: CrossTarget) -> BuildSpec:
-    """The CLI of one target as a static Linux executable on runners/freestanding/linux."""
+def cross_spec(target: CrossTarget, source_dir: Path = C_DIR) -> BuildSpec:
+    """The CLI of one target as a static Linux executable on runners/freestanding/linux
+    (``source_dir``: the C port's tree, or a patched copy of it for a negative control)."""
     flags = DETERMINISM_FLAGS + ("-O2",) + target.flags + LINUX_FLAGS
-    spec = cli_spec(f"cross-{target.column}-qemu", zig_cc(), flags, target=target.target)
+    spec = cli_spec(f"cross-{target.column}-qemu", zig_cc(), flags, target=target.target, source_dir=source_dir)
     # the build key hashes the sources and the include folders' headers; the allocator that
     # heap.c includes enters it through this define
     inputs = hashlib.sha256((WASM_DIR / "alloc.c").read_bytes()).hexdigest()[:16]

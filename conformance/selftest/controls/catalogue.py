@@ -42,6 +42,9 @@ from ...runners import register_family
 from ...runners.needs import COLUMN_NEEDS
 from ...errors import InputError, did_you_mean
 from ...runners.cffi_runner import CffiRunner, CVariant
+from ...runners.cli_port import CliRunner
+from ...runners.cross import EMULATED_LIMITS, TARGETS, cross_spec, native
+from ...runners.build.layer import zig_available
 from ...runners.unicorn_runner import ARCHES, ELF_FREESTANDING, UnicornRunner, elf_spec
 from ...runners.reference import ReferenceRunner
 from ...contract.scenario import Scenario
@@ -91,6 +94,17 @@ def _fma_arm64() -> Runner:
     return UnicornRunner(arch, "control:fma-arm64", spec=elf_spec(arch, "control-fma-arm64", flags))
 
 
+def _clang_default_arm64() -> Runner:
+    """The arm64 column's freestanding build by Zig's Clang with no -ffp-contract flag and without
+    the C port's FP_CONTRACT pragma: Clang's default (-ffp-contract=on) fuses a*b + c within an
+    expression, as a port built for arm64 with no flag does."""
+    arch = ARCHES["arm64"]
+    flags = ("-std=c99", "-O2") + ELF_FREESTANDING
+    return UnicornRunner(arch, "control:clang-default-arm64",
+                         spec=elf_spec(arch, "control-clang-default-arm64", flags,
+                                       source_dir=_patched("no-contract-pragma")))
+
+
 def _host_build(name: str, *flags: str) -> Callable[[], Runner]:
     """The ``c`` column's library built by the host's compiler with ``flags`` (one toolchain
     choice, or a part of -ffast-math alone) and without the C port's fast-math guard."""
@@ -106,6 +120,17 @@ def _x87_i386() -> Runner:
     flags = ("-std=c99", "-O2", "-ffp-contract=off") + ELF_FREESTANDING
     return UnicornRunner(arch, "control:x87-i386",
                          spec=elf_spec(arch, "control-x87-i386", flags, source_dir=_patched("no-x87-guard")))
+
+
+def _x87_i386_qemu() -> Runner:
+    """The i386 qemu column's Linux executable for a Pentium Pro (``-mcpu=pentiumpro``: no SSE, so
+    x87 arithmetic), under qemu-i386, whose process starts in extended precision as Linux leaves it."""
+    target = replace(TARGETS["i386"], column="control-x87-i386", flags=("-mcpu=pentiumpro",))
+    runner = CliRunner("control:x87-i386-qemu", cross_spec(target, _patched("no-x87-guard")),
+                       emulator=None if native(target) else target.emulator, missing=zig_available(),
+                       limits=EMULATED_LIMITS, architecture="x86")
+    runner.cost = target.cost
+    return runner
 
 
 def _careless(name: str, description: str, simulator: type, label: str, clauses: tuple[str, ...],
@@ -145,6 +170,9 @@ def misreadings(folder: Path = MISREADINGS) -> tuple[Control, ...]:
 TOOLCHAIN_CONTROLS: tuple[Control, ...] = (
     Control("fma-arm64", "FMA contraction on arm64 (-ffp-contract=fast: a*b + c fused into fmadd)", _fma_arm64,
             needs=("zig", "unicorn"), clauses=("arith.binary64",), cause=FMA_CAUSE),
+    Control("clang-default-arm64", "Clang's default contraction on arm64 (no -ffp-contract flag, no FP_CONTRACT "
+            "pragma: a*b + c fused within an expression)", _clang_default_arm64, needs=("zig", "unicorn"),
+            clauses=("arith.binary64",), cause=FMA_CAUSE),
     Control("fma-x64", "FMA contraction on x86-64 (-march=haswell -ffp-contract=fast: a*b + c fused into vfmadd, "
             "as -march=native does on a recent CPU)", _host_build("fma-x64", "-march=haswell", "-ffp-contract=fast"),
             needs=("cc", "fma"), clauses=("arith.binary64",), cause=FMA_CAUSE),
@@ -164,6 +192,9 @@ TOOLCHAIN_CONTROLS: tuple[Control, ...] = (
                                                                 "-fno-signed-zeros", "-fno-trapping-math"),
             clauses=("arith.binary64",), cause="(sign of zero|reassociat).*fix: .*-f(no-signed-zeros|associative-math)"),
     Control("x87-i386", "x87 extended precision on i386 (-mcpu=i686, no SSE)", _x87_i386, needs=("zig", "unicorn"),
+            clauses=("arith.binary64",), cause="x87 extended precision.*fix: "),
+    Control("x87-i386-qemu", "x87 extended precision on i386 (zig cc -target x86-linux -mcpu=pentiumpro), under "
+            "qemu-i386", _x87_i386_qemu, needs=("zig", f"qemu:{TARGETS['i386'].emulator}"),
             clauses=("arith.binary64",), cause="x87 extended precision.*fix: "),
     Control("fma-one-site", "one multiply-add fused by hand (fma at the line program's disc, the rest as the text)",
             lambda: CffiRunner(CVariant("control:fma-one-site", system_cc(), DETERMINISM_FLAGS + ("-O2",),

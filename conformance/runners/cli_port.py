@@ -8,13 +8,15 @@ compiler or emulator makes the column SKIPPED with the reason.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from .build.sources import C_DIR, include_dirs, library_sources
-from .build.layer import DETERMINISM_FLAGS, BuildFailed, BuildSpec, Toolchain, ToolchainMissing, build, system_cc, zig_available, zig_cc
+from .build.layer import DETERMINISM_FLAGS, ROOT, BuildFailed, BuildSpec, Toolchain, ToolchainMissing, build, system_cc, zig_available, zig_cc
 from .base import CannotStart, RunnerUnavailable
 from .exec_runner import ExecRunner, Limits
 
@@ -30,6 +32,27 @@ def cli_spec(name: str, toolchain: Toolchain, flags: tuple[str, ...], target: st
     return BuildSpec(name=name, toolchain=toolchain, sources=cli_sources(source_dir), flags=flags,
                      output="executable", target=target, include_dirs=(*include_dirs(source_dir), source_dir / "cli"),
                      link_flags=("-lm",), defines=(f'OC_FLAGS="{" ".join(flags)}"',))
+
+
+FREESTANDING = ROOT / "runners" / "freestanding"
+RUNTIME = FREESTANDING / "runtime"
+"""The CLI's libc-free runtime, the same C for every system: the streams and formats the CLI
+uses, exit, a correctly rounded strtod, string functions, the wasm build's allocator over a
+heap in .bss, and their headers (``include/``, before runners/wasm/include's)."""
+WASM_DIR = ROOT / "runners" / "wasm"
+
+
+def on_own_runtime(spec: BuildSpec, system: Path, link_flags: tuple[str, ...]) -> BuildSpec:
+    """The CLI's ``spec`` with no C library: RUNTIME and ``system``'s sources (one system's entry,
+    read, write and exit: runners/freestanding/linux), single-threaded, linked with
+    ``link_flags`` (-nolibc and the system's own); the port's and the CLI's sources, the flags
+    and the target stay ``spec``'s."""
+    # the build key hashes the sources and the include folders' headers; the allocator that
+    # heap.c includes enters it through this define
+    inputs = hashlib.sha256((WASM_DIR / "alloc.c").read_bytes()).hexdigest()[:16]
+    return replace(spec, sources=spec.sources + tuple(sorted(RUNTIME.glob("*.c"))) + tuple(sorted(system.glob("*.c"))),
+                   include_dirs=(*spec.include_dirs, RUNTIME, RUNTIME / "include", WASM_DIR / "include"),
+                   link_flags=link_flags, defines=(*spec.defines, "OC_NO_THREADS", f"OW_INPUTS={inputs}"))
 
 
 class CliRunner(ExecRunner):

@@ -44,7 +44,7 @@ WASM_DIR = ROOT / "runners" / "wasm"
 
 def on_own_runtime(spec: BuildSpec, system: Path, link_flags: tuple[str, ...]) -> BuildSpec:
     """The CLI's ``spec`` with no C library: RUNTIME and ``system``'s sources (one system's entry,
-    read, write and exit: runners/freestanding/linux), single-threaded, linked with
+    read, write and exit: runners/freestanding/linux or windows), single-threaded, linked with
     ``link_flags`` (-nolibc and the system's own); the port's and the CLI's sources, the flags
     and the target stay ``spec``'s."""
     # the build key hashes the sources and the include folders' headers; the allocator that
@@ -98,14 +98,25 @@ def native_cli() -> CliRunner:
 
 
 WINDOWS_TARGET = "x86_64-windows-gnu"
+WINDOWS_LINK = ("-nolibc", "-rtlib=compiler-rt", "-lkernel32", "-Wl,--entry,mainCRTStartup")
+"""No C runtime (with MinGW's, Zig compiled it first: about 85 s cold): compiler-rt
+(``___chkstk_ms``, sqrt's slow path), kernel32's import library (Zig makes it from its .def
+file) and the entry of runners/freestanding/windows/start.c, a console program."""
 WINE = "wine"
 """Debian's package wine64 installs it as /usr/bin/wine."""
 
 
-def windows_cli() -> CliRunner:
-    """``c:windows``: the CLI as a Windows executable (Zig's clang for x86_64-windows-gnu, the
-    MinGW runtime), through the protocol: natively on Windows, elsewhere under Wine."""
+def windows_spec() -> BuildSpec:
+    """The ``c:windows`` CLI: Zig's clang for x86_64-windows-gnu, the flags it always had (the
+    determinism flags and -O2), on the libc-free runtime with kernel32."""
     spec = cli_spec("c-windows", zig_cc(), DETERMINISM_FLAGS + ("-O2",), target=WINDOWS_TARGET)
+    return on_own_runtime(spec, FREESTANDING / "windows", WINDOWS_LINK)
+
+
+def windows_cli() -> CliRunner:
+    """``c:windows``: the CLI as a Windows executable linked with no C runtime (``windows_spec``),
+    through the protocol: natively on Windows, elsewhere under Wine."""
+    spec = windows_spec()
     on_windows = sys.platform == "win32"
     return CliRunner("c:windows", spec, emulator=None if on_windows else WINE, missing=zig_available(),
                      limits=Limits(handshake=120.0, reply=300.0, run=3600.0), architecture="x86_64",

@@ -45,6 +45,11 @@ def test_each_kind_of_build_has_a_typical_time(toolchain, output, target, kind) 
     assert build_kind(spec) == kind and TYPICAL_SECONDS[kind] > 0
 
 
+def test_a_build_that_links_no_c_library_is_of_the_freestanding_kind() -> None:
+    from conformance.runners.cli_port import windows_spec
+    assert build_kind(windows_spec()) == "zig freestanding"  # c:windows: no MinGW runtime to compile first
+
+
 def test_the_expected_time_says_where_it_comes_from(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("ORCA_CONFORMANCE_CACHE", str(tmp_path))
     spec = BuildSpec("cross-s390x-qemu", ZIG, (), (), output="executable", target="s390x-linux-musl")

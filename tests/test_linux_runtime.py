@@ -1,4 +1,5 @@
-"""The libc-free runtime of the ``<arch>:qemu`` columns (runners/freestanding/linux): its strtod
+"""The libc-free runtime of the ``<arch>:qemu`` columns and ``c:windows`` (runners/freestanding/runtime,
+with runners/freestanding/linux's or windows' entry and calls): its strtod
 is correctly rounded (Python's float() of the same text is the oracle, on shortest round-trip
 decimals, exact halfway points and long digit strings), its snprintf writes what C's does for
 the CLI's conversions, and the columns' build links no C library.  The parsers and the
@@ -17,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.runners.cross import LINUX_LINK, LINUX_RUNTIME, TARGETS, cross_spec
+from conformance.runners.cli_port import RUNTIME
+from conformance.runners.cross import LINUX_LINK, TARGETS, cross_spec
 from conformance.runners.build.layer import DETERMINISM_FLAGS
 
 CC = shutil.which("gcc") or shutil.which("cc") or shutil.which("clang")
@@ -51,6 +53,7 @@ FORMATS = r"""
 int runtime_vsnprintf(char*, size_t, const char*, va_list);
 long oc_Read(int fd, void* b, size_t n) { (void)fd; (void)b; (void)n; return 0; }
 long oc_Write(int fd, const void* d, size_t n) { (void)fd; (void)d; return (long)n; }
+void oc_Exit(int status) { (void)status; for (;;) {} }
 static void show(const char* f, ...)
 {
 	char text[128];
@@ -82,10 +85,9 @@ SHOWN = [("scene.agents[%d]: %s", (12, "expected an object")), ("at byte %lu", (
 
 def _compile(tmp: Path, source: str, runtime: str, renames: tuple[str, ...]) -> Path:
     (tmp / "driver.c").write_text(source)
-    include = ["-I", str(LINUX_RUNTIME), "-I", str(LINUX_RUNTIME / "include"),
-               "-I", str(LINUX_RUNTIME.parent.parent / "wasm" / "include")]
+    include = ["-I", str(RUNTIME), "-I", str(RUNTIME / "include"), "-I", str(RUNTIME.parent.parent / "wasm" / "include")]
     obj = tmp / "runtime.o"
-    subprocess.run([CC, "-O2", "-ffreestanding", "-ffp-contract=off", "-c", str(LINUX_RUNTIME / runtime), *include,
+    subprocess.run([CC, "-O2", "-ffreestanding", "-ffp-contract=off", "-c", str(RUNTIME / runtime), *include,
                     *(f"-D{name}=runtime_{name}" for name in renames), "-o", str(obj)], check=True)
     subprocess.run([CC, "-O2", str(tmp / "driver.c"), str(obj), "-o", str(tmp / "driver")], check=True)
     return tmp / "driver"
@@ -133,7 +135,7 @@ def test_strtod_is_correctly_rounded_as_python_float_is(tmp_path: Path) -> None:
 @needs_cc
 def test_snprintf_writes_the_cli_conversions_as_c_does(tmp_path: Path) -> None:
     renames = ("vsnprintf", "snprintf", "fprintf", "fwrite", "fflush", "fputc", "fputs", "getc", "stdin", "stdout",
-               "stderr")
+               "stderr", "exit")
     driver = _compile(tmp_path, FORMATS, "stdio.c", renames)
     out = subprocess.run([str(driver)], capture_output=True, text=True, check=True)
     expected = [(format.replace("ll", "").replace("l", "")) % values for format, values in SHOWN]

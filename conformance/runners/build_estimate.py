@@ -40,11 +40,13 @@ TYPICAL_SECONDS: dict[str, float] = {
 """Seconds of a first build of each kind (``build_kind``) with empty build and Zig caches.  On a
 2-core x86-64 machine, 2026-12-03, each alone under ``nice`` beside other work: gcc's shared
 library 2.3 s, Zig's host library 13.8 s, the wasm module 11.9 s, a freestanding ELF 7.8 to
-11.0 s (the qemu columns' Linux executables without a C library are the same kind: the port and
-compiler-rt); Zig builds the C library of a target on its first build for it, so a static musl
-executable took 101 to 132 s and the Windows executable (MinGW's runtime) 341 s there, while a
-user's first matrix on an idle machine built those in 40 to 98 s (issue 40): the figures here
-are the idle ones.  The clock scales every expected build by the pace of those
+11.0 s (the qemu columns' Linux executables and ``c:windows``'s Windows executable, both
+without a C library, are the same kind: the port and compiler-rt; ``c:windows`` 5.9 to 6.7 s);
+Zig builds the C library of a target on its first build for it, so a static musl executable
+took 101 to 132 s and the Windows executable with MinGW's runtime 341 s there (63 to 84 s
+beside lighter work), while a user's first matrix on an idle machine built those in 40 to 98 s
+(issue 40): the figures here are the idle ones.  "zig windows" is now a Windows host's own
+Zig build (the library, linked with MinGW's runtime).  The clock scales every expected build by the pace of those
 finished, so a slower machine is followed after its first build."""
 
 
@@ -55,7 +57,7 @@ def build_kind(spec: BuildSpec) -> str:
         return "host compiler"
     if spec.output == "wasm":
         return "zig wasm"
-    if target.endswith("-freestanding") or target.endswith("-linux-none"):
+    if target.endswith("-freestanding") or target.endswith("-linux-none") or "-nolibc" in spec.link_flags:
         return "zig freestanding"  # no C library to build: the port and compiler-rt
     if "windows" in target:
         return "zig windows"

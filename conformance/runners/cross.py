@@ -13,29 +13,28 @@ these columns only where they can run (``runs_here``).
 Contract: ``cross_spec(target)`` is the CLI's BuildSpec for one target: runners/c/*.c and
 runners/c/cli unchanged, the determinism flags (``-ffp-contract=off``, no fast math), ``-O2``
 and the target's own flags, for ``<arch>-linux-none``; its runtime is
-runners/freestanding/linux (the entry, read/write/exit_group, the streams and formats the CLI
-uses, a correctly rounded strtod, the wasm build's allocator over a heap in .bss) and Zig's
+runners/freestanding/linux (the entry, read/write/exit_group), runners/freestanding/runtime
+(the streams and formats the CLI uses, a correctly rounded strtod, the wasm build's allocator
+over a heap in .bss: ``cli_port.on_own_runtime``, which ``c:windows`` shares) and Zig's
 compiler-rt.  No C library is compiled, so a cold build takes seconds (the static musl
 executables it replaces made Zig build musl first: 40 to 98 s per target).
 """
 
 from __future__ import annotations
 
-import hashlib
 import platform
 import shutil
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
-from .build.layer import DETERMINISM_FLAGS, ROOT, BuildSpec, zig_available, zig_cc
+from .build.layer import DETERMINISM_FLAGS, BuildSpec, zig_available, zig_cc
 from .build.sources import C_DIR
-from .cli_port import CliRunner, cli_spec
+from .cli_port import FREESTANDING, CliRunner, cli_spec, on_own_runtime
 from .exec_runner import Limits
 
-LINUX_RUNTIME = ROOT / "runners" / "freestanding" / "linux"
-WASM_DIR = ROOT / "runners" / "wasm"
+LINUX_SYSTEM = FREESTANDING / "linux"
 LINUX_FLAGS = ("-g0",)
-"""No debug info.  The headers are runners/freestanding/linux/include's and runners/wasm/include's
+"""No debug info.  The headers are runners/freestanding/runtime/include's and runners/wasm/include's
 (the target has no C library), but the compile is hosted: ``-ffreestanding`` (no builtins) made
 the i386 column's 300-agent circle 20 % slower under qemu than the musl build, hosted it is as
 fast (same hashes)."""
@@ -79,16 +78,11 @@ def runs_here(target: CrossTarget) -> bool:
 
 
 def cross_spec(target: CrossTarget, source_dir: Path = C_DIR) -> BuildSpec:
-    """The CLI of one target as a static Linux executable on runners/freestanding/linux
+    """The CLI of one target as a static Linux executable on the libc-free runtime
     (``source_dir``: the C port's tree, or a patched copy of it for a negative control)."""
     flags = DETERMINISM_FLAGS + ("-O2",) + target.flags + LINUX_FLAGS
     spec = cli_spec(f"cross-{target.column}-qemu", zig_cc(), flags, target=target.target, source_dir=source_dir)
-    # the build key hashes the sources and the include folders' headers; the allocator that
-    # heap.c includes enters it through this define
-    inputs = hashlib.sha256((WASM_DIR / "alloc.c").read_bytes()).hexdigest()[:16]
-    return replace(spec, sources=spec.sources + tuple(sorted(LINUX_RUNTIME.glob("*.c"))),
-                   include_dirs=(*spec.include_dirs, LINUX_RUNTIME, LINUX_RUNTIME / "include", WASM_DIR / "include"),
-                   link_flags=LINUX_LINK, defines=(*spec.defines, "OC_NO_THREADS", f"OW_INPUTS={inputs}"))
+    return on_own_runtime(spec, LINUX_SYSTEM, LINUX_LINK)
 
 
 def cross_runner(target: CrossTarget) -> CliRunner:

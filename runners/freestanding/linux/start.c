@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // ORCA conformance, libc-free Linux build (docs/unicorn.md, "The qemu columns"): the process
 // entry and the three system calls the C CLI needs (read, write, exit_group), for each
-// architecture of the qemu columns. No libc is linked: these, stdio.c, numbers.c, strings.c
-// and heap.c are the whole runtime, so a cold build compiles the port and Zig's compiler-rt only.
+// architecture of the qemu columns. No libc is linked: these and runners/freestanding/runtime
+// (stdio.c, numbers.c, strings.c, heap.c) are the whole runtime, so a cold build compiles the
+// port and Zig's compiler-rt only.
 
-#include "linux.h"
+#include "system.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 int main(void);
@@ -107,9 +107,8 @@ long oc_Write(int fd, const void* data, size_t size)
 	return oc_Syscall3(OC_SYS_WRITE, fd, (long)data, (long)size);
 }
 
-void exit(int status)
+_Noreturn void oc_Exit(int status)
 {
-	fflush(stdout);
 	for (;;)
 	{
 		oc_Syscall3(OC_SYS_EXIT_GROUP, status, 0, 0);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// ORCA conformance, libc-free Linux build: the string functions the C CLI calls beyond the
+// ORCA conformance, libc-free CLI runtime (Linux and Windows): the string functions the C CLI calls beyond the
 // wasm build's (runners/wasm/alloc.c has memcpy, memmove, memset, memcmp and strlen).
 
 #include <stddef.h>

@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: MIT
-// ORCA conformance, libc-free Linux build: the streams and the formatting the C CLI uses.
-// stdin is read through a buffer with read(2), which returns what the pipe holds (a request
-// line is answered as soon as it arrives); stdout collects a reply until fflush; stderr writes
-// at once. snprintf knows the conversions the CLI's sources use: %d %i %u %x %c %s %%, the
-// flags - and 0, a width, a precision (for strings: at most that many bytes) and the length
-// modifiers hh h l ll z j. Anything else is written as it stands.
+// ORCA conformance, libc-free CLI runtime (Linux and Windows): the streams and the formatting
+// the C CLI uses, and exit. stdin is read through a buffer with oc_Read (read(2), ReadFile),
+// which returns what the pipe holds (a request line is answered as soon as it arrives); stdout
+// collects a reply until fflush; stderr writes at once. Bytes pass as they are: no newline
+// translation on Windows (a request line may end in "\r\n", the CLI drops the "\r"; a reply
+// ends in "\n"). snprintf knows the conversions the CLI's sources use: %d %i %u %x %c %s %%,
+// the flags - and 0, a width, a precision (for strings: at most that many bytes) and the
+// length modifiers hh h l ll z j. Anything else is written as it stands.
 
-#include "linux.h"
+#include "system.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum
@@ -125,6 +128,12 @@ int fputs(const char* text, FILE* stream)
 {
 	size_t n = strlen(text);
 	return fwrite(text, 1, n, stream) == n ? 0 : EOF;
+}
+
+void exit(int status)
+{
+	fflush(stdout);
+	oc_Exit(status);
 }
 
 // Formatting -------------------------------------------------------------------------------------

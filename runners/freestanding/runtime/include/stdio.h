@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// <stdio.h> of the libc-free Linux build (runners/freestanding/linux, docs/unicorn.md): the
+// <stdio.h> of the libc-free CLI runtime (runners/freestanding/runtime, docs/unicorn.md): the
 // streams the C CLI uses (stdin read a byte at a time through a buffer, stdout buffered until
 // fflush, stderr unbuffered) and snprintf/fprintf for integers and strings (no floating point:
 // the CLI writes doubles as hex bits).

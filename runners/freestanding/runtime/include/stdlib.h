@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// <stdlib.h> of the libc-free Linux build: the wasm build's (its allocator, abort as a trap)
+// <stdlib.h> of the libc-free CLI runtime: the wasm build's (its allocator, abort as a trap)
 // and the number parsers and exit the C CLI needs.
 
 #pragma once

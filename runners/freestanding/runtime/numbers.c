@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// ORCA conformance, libc-free Linux build: the number parsers of the C CLI. strtod is correctly
+// ORCA conformance, libc-free CLI runtime (Linux and Windows): the number parsers of the C CLI. strtod is correctly
 // rounded (round to nearest, ties to even), as glibc's and musl's are and as Python's float()
 // is, so a scene's shortest round-trip decimals become the same doubles as in every other
 // column: the digits are kept exactly (past 800 significant digits, a nonzero tail is one more

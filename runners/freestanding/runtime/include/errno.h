@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// <errno.h> of the libc-free Linux build: one errno (the CLI is single-threaded), set by the
+// <errno.h> of the libc-free CLI runtime: one errno (the CLI is single-threaded), set by the
 // number parsers.
 
 #pragma once

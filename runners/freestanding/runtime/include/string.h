@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// <string.h> of the libc-free Linux build: the wasm build's and the two the CLI adds.
+// <string.h> of the libc-free CLI runtime: the wasm build's and the two the CLI adds.
 
 #pragma once
 

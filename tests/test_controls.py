@@ -15,7 +15,13 @@ SCENARIOS = [s for s in load_suite(ROOT / "scenarios") if not s.slow]
 MISREADINGS = {c.name for c in misreadings()}
 
 
-@pytest.mark.parametrize("control", CONTROLS, ids=[c.name for c in CONTROLS])
+def _marked(control) -> object:
+    """A control as a parameter: the ones built by Zig for another architecture and run under an
+    emulator (a cross build each, seconds of emulation) are in the heavy set, which .ci/run runs."""
+    return pytest.param(control, id=control.name, marks=[pytest.mark.heavy] if "zig" in control.needs else [])
+
+
+@pytest.mark.parametrize("control", [_marked(c) for c in CONTROLS])
 def test_control_is_caught_with_a_diagnosis(control) -> None:
     result = run_control(control, SCENARIOS, ROOT / "goldens")
     print(format_controls([result]))

@@ -248,6 +248,7 @@ def test_a_vectors_row_not_provided_skips_with_the_reason(run) -> None:
     assert "agent_step" in result.stdout.str()
 
 
+@pytest.mark.heavy  # the plugin's own run on xdist workers (.ci/run's heavy stage)
 def test_under_xdist_each_worker_makes_its_own_runners(run) -> None:
     try:
         import xdist  # noqa: F401
@@ -267,6 +268,7 @@ def outcomes(junit: Path) -> dict[str, tuple[str, str]]:
     return found
 
 
+@pytest.mark.heavy  # the plugin's own run on xdist workers (.ci/run's heavy stage)
 def test_xdist_gives_every_item_the_outcome_of_a_serial_run(run, pytester: pytest.Pytester) -> None:
     """The same selection run serially and on two workers: item for item, the same outcome and the
     same headline (red cells, skipped columns and errors included), not only the same counts."""

@@ -253,3 +253,16 @@ def test_an_overflowing_off_by_one_is_a_sanitizer_kill_under_asan() -> None:
     [judged] = judge_variants(overflow, ROOT, jobs=1, timeout=300.0, sanitizer="address", cached=False)
     assert judged.status == SCENE and judged.killed_by == "sanitizer:address", (judged.killed_by, judged.detail)
     assert "heap-buffer-overflow" in judged.detail
+
+
+def test_the_controls_benchmark_counts_every_class_named_in_every_scene_kill(tmp_path: Path) -> None:
+    """Issue 42 item 5, the rewrite part: ``controls`` reports, from the committed report, the
+    share of scene kills whose cell names the operator's class or component (100 %, every class)."""
+    from conformance.commands.controls import operators_line
+    from conformance.selftest.variants.operator_report import named_share
+    share = named_share(ROOT)
+    assert share is not None and set(share) == CLASSES, share
+    assert all(named == kills > 0 for named, kills in share.values()), share
+    total = sum(k for _, k in share.values())
+    assert f"in {total} of the {total} variants" in operators_line(ROOT)
+    assert named_share(tmp_path) is None and "no committed report" in operators_line(tmp_path)

@@ -4,7 +4,9 @@ Contract: ``write_report(judged, operators, folder, digest, seconds)`` writes, a
 variant's status (operator_run's classes), the counts per operator and the diff, killer and red
 cell headline of each; the Markdown lists every variant that no scene killed.  ``freshness(root)``
 is None when the committed report was made from the current operator files, C sources and
-goldens and covers every current variant, else the reason it is stale.
+goldens and covers every current variant, else the reason it is stale.  ``named_share(root)``
+is, from the committed report, how many of the variants a scene kills have a red cell that names
+the operator's class or its component, per operator: the diagnosis benchmark's rewrite part.
 """
 
 from __future__ import annotations
@@ -103,3 +105,19 @@ def freshness(root: Path) -> str | None:
     if missing:
         return f"{path} lacks {len(missing)} current variants (first: {missing[0]})"
     return None
+
+
+def named_share(root: Path) -> dict[str, tuple[int, int]] | None:
+    """Operator name -> (scene kills whose cell names the class or its component, scene kills), from
+    the committed report; a variant that crashes (an out-of-bounds write: its cell is the crash, no
+    diagnosis) is not counted.  None when there is no report (a wheel without docs/)."""
+    from ...jsonfile import read_json
+    path = root / REPORT_DIR / "report.json"
+    if not path.exists():
+        return None
+    share: dict[str, tuple[int, int]] = {}
+    for v in read_json(path)["variants"]:
+        if v["status"] == str(SCENE) and v["killed_by"] != "crash":
+            named, kills = share.get(v["operator"], (0, 0))
+            share[v["operator"]] = (named + (v["named"] in ("class", "component")), kills + 1)
+    return share

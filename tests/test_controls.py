@@ -177,3 +177,18 @@ def test_a_stock_reading_that_matches_by_chance_is_not_the_cause(name, wrong, de
     assert result.status == CAUGHT and result.cell is not None and result.cell.diagnosis is not None
     summary = result.cell.diagnosis.summary()
     assert wrong not in summary and decision in summary, summary
+
+
+def test_the_other_agents_on_later_states_side_with_the_stock_reading() -> None:
+    """Where the divergent agent's list is given both by a stock reading and by a decision read
+    otherwise at its boundary (the reach without the radius at the boundary scene of the reach),
+    the other agents in this state and the reference's next ones decide: there, the stock reading."""
+    from conformance.contract.scenario import load_scenario
+    from conformance.judge.matrix import run_matrix
+    scenario = load_scenario(ROOT / "scenarios" / "orca" / "boundary-obstacle-reach.yaml")
+    result = run_matrix([scenario], ["control:reach-without-radius"], ROOT / "goldens", with_vectors=False,
+                        with_protocol=False)
+    cell = result.cells[(scenario.id, "control:reach-without-radius")]
+    assert cell.status == DIVERGED and cell.diagnosis is not None
+    summary = cell.diagnosis.summary()
+    assert "the obstacle reach without the radius" in summary and "read as `d2 < reach2`" not in summary, summary

@@ -134,3 +134,21 @@ def test_settled_needs_the_arithmetic_and_sharing() -> None:
     assert not SharedCauses().settled()
     assert SharedCauses(arithmetic="divisions taken as multiplications by a reciprocal").settled()
     assert not SharedCauses(enabled=False, arithmetic="divisions taken as multiplications by a reciprocal").settled()
+
+
+@pytest.mark.parametrize("name", ["schema-many-waypoints", "lone-agent"])
+def test_the_caching_reference_gives_the_waypoints_a_fresh_replay_sees(name: str) -> None:
+    """The driver cause's waypoint comes from the kept replay (no replay per cell): the index the
+    observer of a fresh run sees at each state, asked in any order, before and after a dump."""
+    from conformance.contract.driver import run
+    scene = load_scenario(ROOT / "scenarios" / "orca" / f"{name}.yaml").scene
+    seen: dict[int, list[int]] = {}
+    for _ in run(scene, scene.steps, lambda s, sim, driver: seen.__setitem__(s, list(driver.waypoint))):
+        pass
+    assert any(k > 0 for row in seen.values() for k in row)  # some agent moves on to a later waypoint
+    cached = CachedReference()
+    for step in (scene.steps - 1, 3, scene.steps // 2, 0, scene.steps - 1):
+        cached.dump(scene, step)
+        assert [cached.waypoint(scene, step, i) for i in range(len(scene.agents))] == seen[step]
+    fresh = CachedReference()
+    assert [fresh.waypoint(scene, 5, i) for i in range(len(scene.agents))] == seen[5]  # without a dump first

@@ -191,11 +191,18 @@ def _fused(found: Cause, scene: Scene, state: StateDump, agent: int, port: StepR
     agent_step bit for bit (judge/fused_reading.py), a new Cause that names that site, its clause
     and the fix first (``rounding`` set: the port's arithmetic is what differs, which the vectors
     row's rounding finding must not then replace with a vaguer one).  Not searched when the
-    column's vectors row already named the arithmetic (``SharedCauses.settled``)."""
+    column's vectors row already named the arithmetic (``SharedCauses.settled``), nor, with
+    ``shared``, when an earlier cell of the same cause (kind and key) found no site."""
     if shared is not None and shared.settled():
         return replace(found, notes=found.notes + (shared.settled_note("a single fused multiply-add"),))
+    signature = (found.kind, found.key)
+    owner, kept = shared.recall("no fused site", signature) if shared is not None else ("", MISSING)
+    if kept is not MISSING:  # an earlier cell of this cause found none: neither does this one look
+        return replace(found, shared_from=found.shared_from or owner, notes=found.notes + (referred(owner),))
     fused = fused_site(scene, state, agent, port, runner, shared=shared)
     if fused is None:
+        if shared is not None:
+            shared.keep("no fused site", signature, None)
         return found
     others = f" (or {fused.others} other fused site{'s' if fused.others > 1 else ''})" if fused.others else ""
     said = f"{fused.words()} reproduces it{others}; fix: {FUSED_FIX}"
@@ -390,11 +397,11 @@ def _reading_fits_others(reading: str, scene: Scene, state: StateDump, runner: R
     reach without the radius drops every segment between the two reaches; the strict reach
     only those exactly on it.)"""
     from .shared_causes import CachedReference
-    reference = CachedReference()  # the next states in one replay
+    replay = CachedReference()  # the reference's next states, in one replay
     asks = stock = flips = 0
     for t in range(OTHER_STATES + 1):
         try:
-            now = state if t == 0 else reference.dump(scene, state.step + t)
+            now = state if t == 0 else replay.dump(scene, state.step + t)
         except (ArithmeticError, ValueError):
             break
         for j in range(len(scene.agents)):

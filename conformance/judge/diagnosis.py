@@ -205,7 +205,8 @@ def _cause(scene: Scene, step: int, runner: Runner, reference: Runner,
     expected_prev = _dump(reference, scene, step - 1, notes, "reference")
     if got_prev is None or expected_prev is None:
         return NO_CAUSE
-    found = _step_cause(step, scene, runner, (expected, got, expected_prev, got_prev), non_finite, shared, notes)
+    found = _step_cause(step, scene, runner, (expected, got, expected_prev, got_prev), non_finite, shared, notes,
+                        reference)
     return _precision(follow_rounding(found, step, state, scene, runner, shared), later())
 
 
@@ -326,9 +327,11 @@ def _check_consistency(step: int, notes: list[str], got: StateDump, reported_has
 
 def _step_cause(k: int, scene: Scene, runner: Runner,
                 dumps: tuple[StateDump | None, StateDump | None, StateDump, StateDump],
-                non_finite: NonFiniteValue | None, shared: SharedCauses | None, notes: list[str]) -> Cause:
+                non_finite: NonFiniteValue | None, shared: SharedCauses | None, notes: list[str],
+                reference: Runner | None = None) -> Cause:
     """The cause of a divergence at step k > 0, from the dumps of k (expected and got, when there
-    are) and k - 1 (expected and got)."""
+    are) and k - 1 (expected and got); ``reference``: the reference runner, whose kept replay
+    (a CachedReference) gives the driver's waypoints without replaying again."""
     expected, got, expected_prev, got_prev = dumps
     before = first_state_difference(expected_prev, got_prev)
     if before is not None:
@@ -336,7 +339,7 @@ def _step_cause(k: int, scene: Scene, runner: Runner,
                      "hash matched: the port's hash or dump is inconsistent")
     preferred = first_state_difference(expected_prev, got_prev, PREFERRED_FIELDS)
     if preferred is not None:
-        return _driver_cause(k, scene, preferred, expected_prev, got_prev)
+        return _driver_cause(k, scene, preferred, expected_prev, got_prev, reference)
     if expected is not None and got is not None:
         velocity = first_state_difference(expected, got, VELOCITY_FIELDS)
         if velocity is None:
@@ -354,7 +357,7 @@ def _step_cause(k: int, scene: Scene, runner: Runner,
 
 
 def _driver_cause(k: int, scene: Scene, preferred: Difference, expected_prev: StateDump,
-                  got_prev: StateDump) -> Cause:
+                  got_prev: StateDump, reference: Runner | None = None) -> Cause:
     """The preferred velocities computed from the (equal) state k - 1 differ: a driver bug."""
     detail = f"driver bug: the preferred velocities computed from step {k - 1} already differ ({preferred.describe()})"
     headline = f"driver bug: agent {preferred.agent}'s preferred velocity from step {k - 1} differs"
@@ -366,15 +369,19 @@ def _driver_cause(k: int, scene: Scene, preferred: Difference, expected_prev: St
         detail += "; every preferred velocity of the port that differs is the reference's rounded to float32"
     agent = preferred.agent
     got = as_agent(got_prev.agents[agent]).preferred
-    waypoint = _reference_waypoint(scene, k - 1, agent)
+    waypoint = _reference_waypoint(scene, k - 1, agent, reference)
     citation = cite_driver(scene, expected_prev, agent, k - 1, got, waypoint)
     fact = steering(scene, expected_prev, agent, k - 1, got, waypoint)
     return Cause(DRIVER, f"{detail}; {fact}", f"{headline} ({fact})", key, citation, preferred=preferred)
 
 
-def _reference_waypoint(scene: Scene, step: int, agent: int) -> int:
+def _reference_waypoint(scene: Scene, step: int, agent: int, reference: Runner | None = None) -> int:
     """The reference driver's waypoint index of ``agent`` when it computes the preferred
-    velocity of state ``step`` (a replay of the reference up to that state)."""
+    velocity of state ``step``: the kept replay's (``CachedReference.waypoint``), else a replay
+    of the reference up to that state."""
+    kept = getattr(reference, "waypoint", None)
+    if kept is not None:
+        return kept(scene, step, agent)
     from ..contract.driver import run
     seen = [0]
 

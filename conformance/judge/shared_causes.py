@@ -93,12 +93,12 @@ class CachedReference(ReferenceRunner):
 
     def __init__(self) -> None:
         super().__init__()
-        self._scenes: list[tuple[Scene, dict[int, StateDump], list]] = []
+        self._scenes: list[tuple[Scene, dict[int, StateDump], list, dict[int, tuple[int, ...]]]] = []
 
-    def _entry(self, scene: Scene) -> tuple[Scene, dict[int, StateDump], list]:
+    def _entry(self, scene: Scene) -> tuple[Scene, dict[int, StateDump], list, dict[int, tuple[int, ...]]]:
         entry = next((e for e in self._scenes if e[0] is scene), None)
         if entry is None:
-            entry = (scene, {}, [build_simulator(scene, Simulator), Driver(scene), 0])
+            entry = (scene, {}, [build_simulator(scene, Simulator), Driver(scene), 0], {})
             self._scenes = ([entry] + self._scenes)[:self.SCENES]
         return entry
 
@@ -111,19 +111,20 @@ class CachedReference(ReferenceRunner):
         sim = build_simulator(scene, Simulator)
         for i, row in enumerate(rows):
             sim.px[i], sim.py[i], sim.vx[i], sim.vy[i] = row[0], row[1], row[2], row[3]
-        _, states, live = self._entry(scene)
+        _, states, live, _ = self._entry(scene)
         if live[2] <= step:
             live[:] = [sim, Driver(scene), step]
         return True
 
     def dump(self, scene: Scene, step: int) -> StateDump:
-        _, states, live = self._entry(scene)
+        _, states, live, waypoints = self._entry(scene)
         if step in states:
             return states[step]
         sim, driver, at = live
         if at > step:  # the live replay is past it: start again
             sim, driver, at = build_simulator(scene, Simulator), Driver(scene), 0
         while at <= step:
+            waypoints[at] = tuple(driver.waypoint)
             driver.set_preferred_velocities(sim, at)
             states[at] = StateDump(at, tuple((sim.px[i], sim.py[i], sim.vx[i], sim.vy[i], sim.pref_x[i],
                                               sim.pref_y[i]) for i in range(len(sim))))
@@ -131,3 +132,15 @@ class CachedReference(ReferenceRunner):
             at += 1
         live[:] = [sim, driver, at]
         return states[step]
+
+    def waypoint(self, scene: Scene, step: int, agent: int) -> int:
+        """The driver's waypoint index of ``agent`` as it computes the preferred velocity of state
+        ``step`` (what ``contract.driver.run``'s observer sees at that state), from the kept replay:
+        a state reached by ``dump`` records it; one seeded or kept without it is replayed again."""
+        _, states, live, waypoints = self._entry(scene)
+        if step not in waypoints:
+            states.pop(step, None)  # dump it again from the start
+            if live[2] > step:
+                live[:] = [build_simulator(scene, Simulator), Driver(scene), 0]
+            self.dump(scene, step)
+        return waypoints[step][agent]

@@ -12,6 +12,8 @@ family reaches its glue through its record's ``c_name`` (data/vector_family.py).
 
 from __future__ import annotations
 
+import functools
+
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -157,6 +159,8 @@ class CffiRunner(Runner):
         ffi, lib = self._load()
         fam = vectors.FAMILY_BY_NAME[family]
         call = _PRIMITIVES[family]
+        if call is _agent_step:  # one simulator per state the cases share
+            call = functools.partial(_agent_step, built={})
         results = []
         decoded: dict[int, object] = {}  # a list shared by the cases (one object) is decoded once
         for index, encoded in enumerate(args):
@@ -281,13 +285,34 @@ class _BadCase(Exception):
 
 
 def _agent_step(ffi, lib, i, xs, ys, vxs, vys, prefxs, prefys, radii, max_speeds, nds, max_ns, taus, tau_obsts,
-                segments, dt):
-    """One agent's constraint list, hard count and new velocity through a fresh oc_Simulator."""
+                segments, dt, built: dict | None = None):
+    """One agent's constraint list, hard count and new velocity through an oc_Simulator of the
+    case's state.  ``built`` (one request's): the simulators already made, by the identity of the
+    state lists, so that the cases of one state (first_decision asks every agent of a step in one
+    request, sharing the lists) make it once; constraints and new velocity are queries that leave
+    it as it was."""
+    state = (xs, ys, vxs, vys, prefxs, prefys, radii, max_speeds, nds, max_ns, taus, tau_obsts, segments)
+    key = tuple(id(v) for v in state)
+    sim = built.get(key, (None,))[0] if built is not None else None
+    if sim is None:
+        sim = _simulator(ffi, lib, *state)
+        if built is not None:
+            built[key] = (sim, state)  # the lists stay alive with it, so their ids stay theirs
+    if not 0 <= i < len(xs):
+        raise _BadCase("argument 0: agent index out of range")
+    planes = ffi.new("ocHalfPlane[]", len(xs) + len(segments))
+    hard = ffi.new("int*")
+    count = lib.oc_Simulator_Constraints(sim, i, dt, planes, hard)
+    v = lib.oc_Simulator_NewVelocity(sim, i, dt)
+    return [_plane_tuple(planes[k]) for k in range(count)], hard[0], v.x, v.y
+
+
+def _simulator(ffi, lib, xs, ys, vxs, vys, prefxs, prefys, radii, max_speeds, nds, max_ns, taus, tau_obsts, segments):
+    """A fresh oc_Simulator holding one agent_step case's state (agents, parameters, preferred
+    velocities, segments)."""
     n = len(xs)
     if any(len(v) != n for v in (ys, vxs, vys, prefxs, prefys, radii, max_speeds, nds, max_ns, taus, tau_obsts)):
         raise _BadCase("the per-agent lists (arguments 1-12) differ in length")
-    if not 0 <= i < n:
-        raise _BadCase("argument 0: agent index out of range")
     sim = ffi.gc(lib.oc_Simulator_Create(), lib.oc_Simulator_Destroy)
     if sim == ffi.NULL:
         raise OutOfMemory("oc_Simulator_Create failed (out of memory)")
@@ -301,11 +326,7 @@ def _agent_step(ffi, lib, i, xs, ys, vxs, vys, prefxs, prefys, radii, max_speeds
         if lib.oc_Simulator_AddAgent(sim, _v(xs[k], ys[k]), params, _v(vxs[k], vys[k])) < 0:
             raise OutOfMemory("oc_Simulator_AddAgent failed (out of memory)")
         lib.oc_Simulator_SetPreferredVelocity(sim, k, _v(prefxs[k], prefys[k]))
-    planes = ffi.new("ocHalfPlane[]", n + len(segments))
-    hard = ffi.new("int*")
-    count = lib.oc_Simulator_Constraints(sim, i, dt, planes, hard)
-    v = lib.oc_Simulator_NewVelocity(sim, i, dt)
-    return [_plane_tuple(planes[k]) for k in range(count)], hard[0], v.x, v.y
+    return sim
 
 
 _GLUE = {

@@ -14,7 +14,10 @@ between runs, a dump that disagrees with a run), which a diagnosis judged from t
 and dumps then says first.  The matrix runs both rows before a column's scenarios and passes
 what they found; the pytest plugin and fuzz pass functions that run them when first needed.
 ``shared``: a column's ``SharedCauses`` (shared_causes.py), so that the dear searches of a
-diagnosis run once per cause and column; None searches every cell in full.  A diagnosis is
+diagnosis run once per cause and column; None gives the cell one of its own (nothing shared
+with other cells, but the searches the vectors row's arithmetic makes moot are skipped there
+too, so that a cell reads the same through the matrix, the plugin and fuzz); a disabled one
+(--verbose) searches every cell in full.  A diagnosis is
 never changed: what the rows add (``attach_vector_failure``, ``protocol_finding.say_first``) is a
 new Diagnosis (``dataclasses.replace``) that the cell then holds.
 
@@ -199,8 +202,8 @@ def judge_stream(row: str, scene: Scene, expected: Sequence[str], runner: Runner
     if cell.step is not None:
         _seed_reference(reference, scene, runner, cell.step, expected)
         failure = vector_failure() if callable(vector_failure) else vector_failure
-        if shared is not None:  # what the vectors row named ends the cell's rounding searches
-            shared.arithmetic = getattr(failure, "arithmetic", "")
+        shared = SharedCauses() if shared is None else shared  # a cell alone: its own
+        shared.arithmetic = getattr(failure, "arithmetic", "")  # what the vectors row named ends its rounding searches
         cell.diagnosis = _diagnose(cell, scene, runner, reference, outcome.reported, outcome.error, shared)
         if cell.diagnosis is not None:
             cell.diagnosis = attach_vector_failure(cell.diagnosis, failure)
